@@ -1,0 +1,41 @@
+# Helpers shared by every module and test folder.
+
+# Kernel files carry their instruction set in their name; only they are compiled for it, and the
+# engine picks one at run time (the build never assumes the CPU it runs on).
+function(ditmk_isa_flags)
+  foreach(src ${ARGN})
+    if(src MATCHES "_amx\\.cpp$")
+      set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS
+        "-mavx512f;-mavx512bw;-mavx512vl;-mavx512dq;-mavx512bf16;-mfma;-mf16c;-mamx-tile;-mamx-bf16")
+    elseif(src MATCHES "_avx512\\.cpp$")
+      set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS
+        "-mavx512f;-mavx512bw;-mavx512vl;-mavx512dq;-mavx512bf16;-mfma;-mf16c")
+    elseif(src MATCHES "_avx2\\.cpp$")
+      set_source_files_properties(${src} PROPERTIES COMPILE_OPTIONS "-mavx2;-mfma;-mf16c")
+    endif()
+  endforeach()
+endfunction()
+
+# ditmk_module(NAME DEPS ...): the .cpp files of the calling folder (not its subfolders) become the
+# static library ditmk_NAME.
+function(ditmk_module name)
+  cmake_parse_arguments(M "" "" "DEPS" ${ARGN})
+  file(GLOB srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  add_library(ditmk_${name} STATIC ${srcs})
+  target_include_directories(ditmk_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(ditmk_${name} PUBLIC ${M_DEPS})
+  ditmk_isa_flags(${srcs})
+endfunction()
+
+# ditmk_test(NAME DEPS ...): the test_*.cpp files of the calling folder become the GoogleTest binary
+# test_NAME, registered with ctest.
+function(ditmk_test name)
+  cmake_parse_arguments(T "" "" "DEPS" ${ARGN})
+  file(GLOB srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  add_executable(test_${name} ${srcs})
+  target_link_libraries(test_${name} PRIVATE ${T_DEPS} GTest::gtest_main Threads::Threads)
+  target_compile_definitions(test_${name} PRIVATE
+    DITMK_SOURCE_DIR="${PROJECT_SOURCE_DIR}" DITMK_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  ditmk_isa_flags(${srcs})
+  gtest_discover_tests(test_${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ${name})
+endfunction()
