@@ -1,0 +1,22 @@
+#include "ditmk/cli/backends.hpp"
+
+#include "ditmk/core/error.hpp"
+#include "ditmk/core/parallel.hpp"
+#include "ditmk/ref/action_head.hpp"
+
+namespace ditmk::cli {
+
+const std::vector<std::string>& backend_names() {
+  static const std::vector<std::string> names = {"ref"};
+  return names;
+}
+
+model::DenoiseResult run_backend(const std::string& backend, const model::Weights& weights, int embodiment,
+                                 const model::Observation& obs, const Matrix<double>& noise,
+                                 const BackendOptions& options) {
+  const int threads = options.threads > 0 ? options.threads : hardware_threads();
+  if (backend == "ref") return ref::ActionHead(weights, embodiment, threads).run(obs, noise);
+  fail("--backend '{}': unknown backend", backend);
+}
+
+}  // namespace ditmk::cli

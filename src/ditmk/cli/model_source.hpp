@@ -1,0 +1,19 @@
+#pragma once
+// How a subcommand finds its model: an explicit --checkpoint, or the built-in default of --version
+// (generated deterministically into the cache on first use).
+#include <string>
+
+#include "ditmk/model/weights.hpp"
+
+namespace ditmk::cli {
+
+struct ModelSource {
+  std::string checkpoint;     // empty: the built-in default
+  std::string version = "n15";
+};
+
+model::Weights load_model(const ModelSource& source);
+// The embodiment to use when none is given: new_embodiment where the release names it, else slot 0.
+std::string default_embodiment(const model::ModelConfig& config);
+
+}  // namespace ditmk::cli

@@ -1,0 +1,22 @@
+#pragma once
+// What every executor returns for one call, and the Euler rule they all share.
+#include <vector>
+
+#include "ditmk/core/matrix.hpp"
+#include "ditmk/core/tensor.hpp"
+#include "ditmk/model/config.hpp"
+
+namespace ditmk::model {
+
+struct DenoiseResult {
+  Matrix<double> actions;                  // [H, A] normalised actions (no clipping)
+  std::vector<Matrix<double>> velocities;  // per step, the decoder output v [H, A]
+};
+
+// Euler step size: the 4 steps cover t in [0, 1).
+inline double euler_dt(const ModelConfig& config) { return 1.0 / config.n_steps; }
+
+// The noise x_0 as [H, A] doubles; Error naming `what` when its shape is not [H, A] or has non-finite values.
+Matrix<double> noise_matrix(const TensorView& noise, const ModelConfig& config, const std::string& what);
+
+}  // namespace ditmk::model

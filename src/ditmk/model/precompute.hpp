@@ -1,0 +1,125 @@
+#pragma once
+// What every executor computes before the Euler loop, defined once here and run with each
+// executor's own math (`Ops`): the ref passes float64 ops, the CPU engine its fast fp32 kernels.
+//
+// Per call (depends on the observation): the VL tokens after vlln and the VL self-attention stack,
+// the hoisted K/V of every cross block (they depend only on the VL tokens), the key mask of every
+// cross block, and the state token.
+// Per model (weights and embodiment only, so executors may compute them once at load): for each of
+// the 4 steps the AdaLN (scale, shift) rows of every block, the output layer's (shift, scale), and the
+// action encoder's tau bias (W2's tau half folded with b2).
+//
+// Ops must provide, for Scalar T and Matrix<T>:
+//   Matrix<T> linear(const Matrix<T>& x, const Linear& l, Act act)   // l in nn.Linear [out,in] layout
+//   Matrix<T> linear_kn(const Matrix<T>& x, const Linear& l, Act act) // l in [in,out] layout (category)
+//   Matrix<T> layernorm(const Matrix<T>& x, const TensorView* gamma, const TensorView* beta, double eps)
+//   Matrix<T> attention(const Matrix<T>& q, const Matrix<T>& k, const Matrix<T>& v,
+//                       const std::vector<uint8_t>* key_mask, int heads, int head_dim)
+//   void add_inplace(Matrix<T>& a, const Matrix<T>& b)
+#include <cstdint>
+#include <vector>
+
+#include "ditmk/core/matrix.hpp"
+#include "ditmk/model/encodings.hpp"
+#include "ditmk/model/observation.hpp"
+#include "ditmk/model/weights.hpp"
+
+namespace ditmk::model {
+
+enum class Act { none, relu, silu, gelu_tanh };
+
+template <typename T>
+struct CallInputs {
+  Matrix<T> vl;                               // [S, ctx]
+  std::vector<Matrix<T>> cross_k, cross_v;    // per block; empty for self-attention blocks
+  std::vector<std::vector<uint8_t>> key_mask; // per block; empty for self-attention blocks
+  Matrix<T> state_token;                      // [1, D]
+};
+
+template <typename T>
+struct StepTables {
+  std::vector<Matrix<T>> adaln;  // [step] -> [2 * n_blocks, D]: row 2b = scale, row 2b+1 = shift
+  std::vector<Matrix<T>> out_modulation;  // [step] -> [2, D]: row 0 = shift, row 1 = scale
+  Matrix<T> tau_bias;            // [steps, D]
+};
+
+template <typename T>
+Matrix<T> matrix_from(const std::vector<double>& values, int rows, int cols) {
+  Matrix<T> m(rows, cols);
+  for (std::size_t i = 0; i < m.data.size(); ++i) m.data[i] = T(values[i]);
+  return m;
+}
+
+template <typename T>
+Matrix<T> matrix_from(const TensorView& view, int rows, int cols, int row0 = 0) {
+  Matrix<T> m(rows, cols);
+  for (std::size_t i = 0; i < m.data.size(); ++i) m.data[i] = T(view.at(std::size_t(row0) * cols + i));
+  return m;
+}
+
+template <typename T, typename Ops>
+Matrix<T> vl_tokens(const Ops& ops, const Weights& w, const Observation& obs) {
+  const Dims& d = w.config.dims;
+  const Matrix<T> features = matrix_from<T>(obs.features.view(), obs.tokens(), d.ctx_dim);
+  Matrix<T> vl = ops.layernorm(features, &w.vlln_weight, &w.vlln_bias, 1e-5);
+  for (const VlLayer& layer : w.vl_layers) {
+    const Matrix<T> n1 = ops.layernorm(vl, &layer.norm1_weight, &layer.norm1_bias, 1e-5);
+    const Matrix<T> attn = ops.attention(ops.linear(n1, layer.q, Act::none), ops.linear(n1, layer.k, Act::none),
+                                         ops.linear(n1, layer.v, Act::none), nullptr, d.vl_heads, d.vl_head_dim);
+    ops.add_inplace(vl, ops.linear(attn, layer.out, Act::none));
+    const Matrix<T> n3 = ops.layernorm(vl, &layer.norm3_weight, &layer.norm3_bias, 1e-5);
+    ops.add_inplace(vl, ops.linear(ops.linear(n3, layer.ff1, Act::gelu_tanh), layer.ff2, Act::none));
+  }
+  return vl;
+}
+
+template <typename T, typename Ops>
+CallInputs<T> precompute_call(const Ops& ops, const Weights& w, const EmbodimentWeights& e, const Observation& obs) {
+  CallInputs<T> in;
+  in.vl = vl_tokens<T>(ops, w, obs);
+  const int n = w.config.n_blocks;
+  in.cross_k.resize(n), in.cross_v.resize(n), in.key_mask.resize(n);
+  for (int b = 0; b < n; ++b) {
+    if (!w.config.is_cross(b)) continue;
+    in.cross_k[b] = ops.linear(in.vl, w.blocks[b].k, Act::none);
+    in.cross_v[b] = ops.linear(in.vl, w.blocks[b].v, Act::none);
+    in.key_mask[b] = obs.key_mask(w.blocks[b].keys);
+  }
+  Matrix<T> state(1, w.config.state_dim);
+  for (int i = 0; i < w.config.state_dim; ++i) state.data[i] = T(obs.state[i]);
+  in.state_token = ops.linear_kn(ops.linear_kn(state, e.state1, Act::relu), e.state2, Act::none);
+  return in;
+}
+
+template <typename T, typename Ops>
+StepTables<T> precompute_steps(const Ops& ops, const Weights& w, const EmbodimentWeights& e) {
+  const ModelConfig& c = w.config;
+  const int D = c.dims.width;
+  StepTables<T> tables;
+  tables.tau_bias = Matrix<T>(c.n_steps, D);
+  // W2 = [a half; tau half] in [in, out] layout: the tau half is rows D..2D-1
+  const std::size_t elem = dtype_size(e.enc2.weight.dtype);
+  const Linear tau_half{{e.enc2.weight.dtype, {D, D}, e.enc2.weight.data + std::size_t(D) * D * elem}, e.enc2.bias};
+  for (int s = 0; s < c.n_steps; ++s) {
+    const int t = c.step_bucket(s);
+    const Matrix<T> emb = matrix_from<T>(timestep_sinusoid(t, c.dims.temb_channels), 1, c.dims.temb_channels);
+    const Matrix<T> silu_temb =
+        ops.linear(ops.linear(emb, w.temb1, Act::silu), w.temb2, Act::silu);  // SiLU(temb) feeds every AdaLN
+    Matrix<T> adaln(2 * c.n_blocks, D);
+    for (int b = 0; b < c.n_blocks; ++b) {
+      const Matrix<T> m = ops.linear(silu_temb, w.blocks[b].adaln, Act::none);  // [scale, shift]
+      std::copy(m.data.begin(), m.data.end(), adaln.row(2 * b));
+    }
+    tables.adaln.push_back(std::move(adaln));
+    const Matrix<T> m = ops.linear(silu_temb, w.proj_out_1, Act::none);  // [shift, scale]
+    Matrix<T> out(2, D);
+    std::copy(m.data.begin(), m.data.end(), out.row(0));
+    tables.out_modulation.push_back(std::move(out));
+    const Matrix<T> tau = matrix_from<T>(tau_sinusoid(t, D), 1, D);
+    const Matrix<T> bias = ops.linear_kn(tau, tau_half, Act::none);
+    std::copy(bias.data.begin(), bias.data.end(), tables.tau_bias.row(s));
+  }
+  return tables;
+}
+
+}  // namespace ditmk::model

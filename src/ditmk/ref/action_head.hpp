@@ -1,0 +1,29 @@
+#pragma once
+// The reference action head: MODEL.md's math op by op in float64. The oracle every other executor
+// is measured against; no tricks, no fusion, no reduced precision.
+#include "ditmk/model/denoise.hpp"
+#include "ditmk/model/precompute.hpp"
+#include "ditmk/ref/ops.hpp"
+
+namespace ditmk::ref {
+
+class ActionHead {
+ public:
+  ActionHead(const model::Weights& weights, int embodiment, int threads);
+
+  model::DenoiseResult run(const model::Observation& obs, const Matrix<double>& noise) const;
+  // One DiT call of step s on the Euler state x: the velocity [H, A].
+  MatD velocity(const model::CallInputs<double>& in, int step, const MatD& x) const;
+
+  const model::StepTables<double>& step_tables() const { return tables_; }
+  const Float64Ops& ops() const { return ops_; }
+
+ private:
+  MatD dit_block(int b, const model::CallInputs<double>& in, int step, MatD h) const;
+  const model::Weights& w_;
+  model::EmbodimentWeights e_;
+  Float64Ops ops_;
+  model::StepTables<double> tables_;
+};
+
+}  // namespace ditmk::ref
