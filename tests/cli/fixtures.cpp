@@ -1,0 +1,37 @@
+#include "fixtures.hpp"
+
+#include "ditmk/io/npy.hpp"
+
+namespace ditmk::testing {
+
+const TempDir& fixture_root() {
+  static const TempDir root;
+  return root;
+}
+
+void write_observation(const model::Observation& obs, const std::string& path) {
+  Tensor mask(DType::BOOL, {obs.tokens()}), image(DType::BOOL, {obs.tokens()});
+  Tensor state(DType::F32, {int64_t(obs.state.size())});
+  for (int j = 0; j < obs.tokens(); ++j) mask.data<uint8_t>()[j] = obs.attention_mask[j], image.data<uint8_t>()[j] = obs.image_mask[j];
+  for (std::size_t i = 0; i < obs.state.size(); ++i) state.data<float>()[i] = obs.state[i];
+  io::write_npz(path, {{"features", obs.features.view()}, {"attention_mask", mask.view()}, {"image_mask", image.view()},
+                       {"state", state.view()}});
+}
+
+const TinyFixture& tiny_fixture(model::Version version) {
+  static std::map<model::Version, TinyFixture> cache;
+  auto it = cache.find(version);
+  if (it != cache.end()) return it->second;
+  const std::string name(model::version_name(version));
+  TinyFixture f;
+  f.config = model::tiny_config(version, 4);
+  f.release = fixture_root() / ("tiny-" + name);
+  f.observation = fixture_root() / ("obs-" + name + ".npz");
+  f.noise = fixture_root() / ("noise-" + name + ".npy");
+  model::write_synthetic_release(f.config, f.release, {.dtype = DType::F32, .seed = 11, .progress = false});
+  write_observation(model::synthetic_observation(f.config, 4), f.observation);
+  io::write_npy(f.noise, model::synthetic_noise(f.config, 9).view());
+  return cache.emplace(version, f).first->second;
+}
+
+}  // namespace ditmk::testing

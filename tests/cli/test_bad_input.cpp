@@ -1,0 +1,157 @@
+// Every kind of bad input gives one error line naming the file, tensor or field, exit status 1, no
+// crash and no output file.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "ditmk/io/npy.hpp"
+#include "ditmk/io/safetensors.hpp"
+#include "fixtures.hpp"
+#include "support/cli_runner.hpp"
+
+namespace ditmk::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using model::Version;
+
+class BadInput : public ::testing::Test {
+ protected:
+  // Runs `ditmk run ... --out OUT` and checks the contract; returns stderr.
+  std::string expect_rejected(const std::string& args, const std::string& must_name) {
+    const std::string out = dir_ / "out.npy";
+    const CliResult r = run_ditmk("run --backend ref " + args + " --out " + out);
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_EQ(r.err_lines(), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("ditmk: error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(must_name), std::string::npos) << "expected '" << must_name << "' in: " << r.err;
+    EXPECT_FALSE(fs::exists(out));
+    for (const auto& entry : fs::directory_iterator(dir_.path()))
+      EXPECT_EQ(entry.path().string().find(".partial"), std::string::npos) << entry.path();
+    return r.err;
+  }
+  // A copy of the tiny N1.5 release whose single tensor list went through `edit`, as one file.
+  std::string edited_release(const std::function<void(std::vector<std::pair<std::string, Tensor>>&)>& edit) {
+    const TinyFixture& f = tiny_fixture(Version::n15);
+    const std::string copy = dir_ / "edited";
+    fs::create_directories(copy);
+    fs::copy_file(f.release + "/config.json", copy + "/config.json");
+    std::vector<std::pair<std::string, Tensor>> tensors;
+    const auto index = nlohmann::json::parse(slurp(f.release + "/model.safetensors.index.json"));
+    std::map<std::string, std::unique_ptr<io::SafetensorsFile>> files;
+    for (const auto& [name, file] : index["weight_map"].items()) {
+      auto& slot = files[file.get<std::string>()];
+      if (!slot) slot = std::make_unique<io::SafetensorsFile>(f.release + "/" + file.get<std::string>());
+      tensors.emplace_back(name, Tensor::from_view(slot->view(name)));
+    }
+    edit(tensors);
+    std::vector<std::pair<std::string, TensorView>> views;
+    for (auto& [n, t] : tensors) views.emplace_back(n, t.view());
+    io::write_safetensors(copy + "/model.safetensors", views);
+    return copy;
+  }
+  TempDir dir_;
+};
+
+const std::string kQ = "action_head.model.transformer_blocks.1.attn1.to_q.weight";
+
+TEST_F(BadInput, TruncatedShard) {
+  const TinyFixture& f = tiny_fixture(Version::n15);
+  const std::string copy = dir_ / "trunc";
+  fs::copy(f.release, copy);
+  const std::string shard = copy + "/model-00001-of-00001.safetensors";
+  fs::resize_file(shard, fs::file_size(shard) / 2);
+  expect_rejected("--checkpoint " + copy, "model-00001-of-00001.safetensors");
+}
+
+TEST_F(BadInput, LyingHeaderOffsets) {
+  const std::string file = dir_ / "lying.safetensors";
+  std::ofstream out(file, std::ios::binary);
+  const std::string header = R"({")" + kQ + R"(":{"dtype":"F32","shape":[64,64],"data_offsets":[0,16384]}})";
+  const uint64_t len = header.size();
+  out.write(reinterpret_cast<const char*>(&len), 8);
+  out << header << std::string(100, '\0');
+  out.close();
+  expect_rejected("--checkpoint " + file, kQ);
+}
+
+TEST_F(BadInput, OverlappingTensors) {
+  const std::string file = dir_ / "overlap.safetensors";
+  std::ofstream out(file, std::ios::binary);
+  const std::string header = R"({"a.weight":{"dtype":"F32","shape":[4],"data_offsets":[0,16]},)"
+                             R"("b.weight":{"dtype":"F32","shape":[4],"data_offsets":[8,24]}})";
+  const uint64_t len = header.size();
+  out.write(reinterpret_cast<const char*>(&len), 8);
+  out << header << std::string(24, '\0');
+  out.close();
+  expect_rejected("--checkpoint " + file, "overlap");
+}
+
+TEST_F(BadInput, WrongShape) {
+  const std::string r = edited_release([](auto& t) {
+    for (auto& [n, v] : t)
+      if (n == kQ) v = Tensor(DType::F32, {64, 60});
+  });
+  expect_rejected("--checkpoint " + r, kQ);
+}
+
+TEST_F(BadInput, WrongDtype) {
+  const std::string r = edited_release([](auto& t) {
+    for (auto& [n, v] : t)
+      if (n == kQ) v = Tensor(DType::I32, {64, 64});
+  });
+  expect_rejected("--checkpoint " + r, kQ);
+}
+
+TEST_F(BadInput, MissingTensor) {
+  const std::string r = edited_release([](auto& t) { std::erase_if(t, [](auto& p) { return p.first == kQ; }); });
+  expect_rejected("--checkpoint " + r, kQ);
+}
+
+TEST_F(BadInput, NaNInFeatures) {
+  const TinyFixture& f = tiny_fixture(Version::n15);
+  model::Observation obs = model::synthetic_observation(f.config, 1);
+  obs.features.data<float>()[37] = std::numeric_limits<float>::quiet_NaN();
+  write_observation(obs, dir_ / "nan.npz");
+  expect_rejected("--checkpoint " + f.release + " --observation " + (dir_ / "nan.npz"), "nan.npz:features");
+}
+
+TEST_F(BadInput, UnknownEmbodiment) {
+  const TinyFixture& f = tiny_fixture(Version::n15);
+  expect_rejected("--checkpoint " + f.release + " --embodiment warehouse_bot", "warehouse_bot");
+  expect_rejected("--checkpoint " + f.release + " --embodiment 17", "--embodiment 17");
+}
+
+TEST_F(BadInput, MaskWithNoAdmissibleKey) {
+  const TinyFixture& f = tiny_fixture(Version::n17);
+  model::Observation obs = model::synthetic_observation(f.config, 1);
+  std::fill(obs.image_mask.begin(), obs.image_mask.end(), 0);  // no image tokens: image blocks have no key
+  write_observation(obs, dir_ / "noimg.npz");
+  expect_rejected("--checkpoint " + f.release + " --observation " + (dir_ / "noimg.npz"), "'image' key set is empty");
+}
+
+TEST_F(BadInput, DirectoryThatIsNotARelease) {
+  fs::create_directories(dir_ / "empty");
+  expect_rejected("--checkpoint " + (dir_ / "empty"), "not a GR00T release");
+  expect_rejected("--checkpoint " + (dir_ / "nowhere"), "nowhere");
+}
+
+TEST_F(BadInput, WrongNoiseShape) {
+  const TinyFixture& f = tiny_fixture(Version::n16);
+  io::write_npy(dir_ / "noise.npy", Tensor(DType::F32, {3, 3}).view());
+  expect_rejected("--checkpoint " + f.release + " --noise " + (dir_ / "noise.npy"), "noise.npy");
+}
+
+TEST_F(BadInput, MakeCheckpointRefusesANonEmptyTarget) {
+  fs::create_directories(dir_ / "busy");
+  std::ofstream(dir_ / "busy/file") << "x";
+  const CliResult r = run_ditmk("make-checkpoint --tiny --version n16 --out " + (dir_ / "busy"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_NE(r.err.find("busy"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ditmk::testing

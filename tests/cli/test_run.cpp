@@ -1,0 +1,107 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "ditmk/core/metrics.hpp"
+#include "ditmk/io/npy.hpp"
+#include "fixtures.hpp"
+#include "support/cli_runner.hpp"
+
+namespace ditmk::testing {
+namespace {
+
+using model::Version;
+
+std::string name_of(Version v) { return std::string(model::version_name(v)); }
+
+class RunCommand : public ::testing::TestWithParam<Version> {};
+
+TEST_P(RunCommand, SameSeedSameBytesOtherSeedOtherActions) {
+  const TinyFixture& f = tiny_fixture(GetParam());
+  TempDir dir;
+  const std::string common = "run --backend ref --checkpoint " + f.release + " --observation " + f.observation;
+  ASSERT_EQ(run_ditmk(common + " --seed 1 --out " + (dir / "a.npy")).exit_code, 0);
+  ASSERT_EQ(run_ditmk(common + " --seed 1 --out " + (dir / "b.npy")).exit_code, 0);
+  const CliResult c = run_ditmk(common + " --seed 2 --out " + (dir / "c.npy"));
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(slurp(dir / "a.npy"), slurp(dir / "b.npy"));
+  EXPECT_NE(slurp(dir / "a.npy"), slurp(dir / "c.npy"));
+  const Tensor a = io::read_npy(dir / "a.npy");
+  EXPECT_EQ(a.shape(), (Shape{f.config.horizon, f.config.action_dim}));
+  EXPECT_EQ(a.dtype(), DType::F32);
+}
+
+TEST_P(RunCommand, JsonReportsTheActions) {
+  const TinyFixture& f = tiny_fixture(GetParam());
+  const CliResult r = run_ditmk("run --backend ref --json --checkpoint " + f.release + " --noise " + f.noise);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["version"], name_of(GetParam()));
+  EXPECT_EQ(j["actions"].size(), std::size_t(f.config.horizon));
+  EXPECT_EQ(j["actions"][0].size(), std::size_t(f.config.action_dim));
+}
+
+// The reference against an independent PyTorch float64 implementation of MODEL.md, masks included.
+TEST_P(RunCommand, ReferenceAgreesWithIndependentTorchImplementation) {
+  const TinyFixture& f = tiny_fixture(GetParam());
+  const std::string script = std::string(DITMK_SOURCE_DIR) + "/tests/torch/groot_ref.py";
+  if (run_command("/usr/bin/python3 -c 'import torch'").exit_code != 0) GTEST_SKIP() << "python3-torch missing";
+  TempDir dir;
+  const std::string args = " --checkpoint " + f.release + " --observation " + f.observation + " --noise " + f.noise +
+                           " --embodiment 1";
+  const CliResult ours = run_ditmk("run --backend ref" + args + " --out " + (dir / "ours.npz"));
+  ASSERT_EQ(ours.exit_code, 0) << ours.err;
+  const CliResult theirs = run_command("/usr/bin/python3 " + script + args + " --out " + (dir / "torch.npz"));
+  ASSERT_EQ(theirs.exit_code, 0) << theirs.err;
+  const auto a = io::read_npz(dir / "ours.npz"), b = io::read_npz(dir / "torch.npz");
+  for (const char* name : {"actions", "velocities"}) {
+    const Tensor &x = a.at(name), &y = b.at(name);
+    ASSERT_EQ(x.shape(), y.shape()) << name;
+    std::vector<double> vx(x.numel()), vy(y.numel());
+    for (int64_t i = 0; i < x.numel(); ++i) vx[i] = x.view().at(i), vy[i] = y.view().at(i);
+    const Agreement m = agreement(vx, vy);
+    EXPECT_LT(m.rel_l2, 1e-12) << name;
+    EXPECT_LT(m.max_abs_err, 1e-11) << name;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Versions, RunCommand, ::testing::Values(Version::n15, Version::n16, Version::n17),
+                         [](const auto& info) { return name_of(info.param); });
+
+TEST(RunCommand, InputIdsGiveTheSameKeysAsAnImageMask) {
+  const TinyFixture& f = tiny_fixture(Version::n16);
+  TempDir dir;
+  const model::Observation obs = model::synthetic_observation(f.config, 4);
+  Tensor ids(DType::I64, {obs.tokens()});
+  for (int j = 0; j < obs.tokens(); ++j) ids.data<int64_t>()[j] = obs.image_mask[j] ? 151669 : 1000 + j;
+  Tensor mask(DType::BOOL, {obs.tokens()}), state(DType::F32, {int64_t(obs.state.size())});
+  for (int j = 0; j < obs.tokens(); ++j) mask.data<uint8_t>()[j] = obs.attention_mask[j];
+  for (std::size_t i = 0; i < obs.state.size(); ++i) state.data<float>()[i] = obs.state[i];
+  io::write_npz(dir / "ids.npz", {{"features", obs.features.view()}, {"attention_mask", mask.view()},
+                                  {"input_ids", ids.view()}, {"state", state.view()}});
+  const std::string common = "run --backend ref --checkpoint " + f.release + " --noise " + f.noise;
+  ASSERT_EQ(run_ditmk(common + " --observation " + f.observation + " --out " + (dir / "mask.npy")).exit_code, 0);
+  const CliResult r = run_ditmk(common + " --observation " + (dir / "ids.npz") + " --image-token-id 151669 --out " + (dir / "ids.npy"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(slurp(dir / "mask.npy"), slurp(dir / "ids.npy"));
+}
+
+TEST(CompareCommand, ReportsCosineRelativeL2AndMaxError) {
+  TempDir dir;
+  Tensor a(DType::F32, {4}), b(DType::F32, {4});
+  const float va[] = {1, 2, 3, 4}, vb[] = {1, 2, 3, 5};
+  std::copy(va, va + 4, a.data<float>());
+  std::copy(vb, vb + 4, b.data<float>());
+  io::write_npy(dir / "a.npy", a.view());
+  io::write_npy(dir / "b.npy", b.view());
+  const CliResult r = run_ditmk("compare --json " + (dir / "a.npy") + " " + (dir / "b.npy"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(j["rel_l2"].get<double>(), 1.0 / std::sqrt(39.0), 1e-12);
+  EXPECT_NEAR(j["max_abs_err"].get<double>(), 1.0, 1e-12);
+  EXPECT_NEAR(j["cosine"].get<double>(), 34.0 / std::sqrt(30.0 * 39.0), 1e-12);
+}
+
+}  // namespace
+}  // namespace ditmk::testing
