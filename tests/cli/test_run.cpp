@@ -105,3 +105,16 @@ TEST(CompareCommand, ReportsCosineRelativeL2AndMaxError) {
 
 }  // namespace
 }  // namespace ditmk::testing
+
+namespace ditmk::testing {
+namespace {
+
+// The independent implementation's own encodings hit MODEL.md's check values.
+TEST(TorchReference, SelfTestPasses) {
+  if (run_command("/usr/bin/python3 -c 'import torch'").exit_code != 0) GTEST_SKIP() << "python3-torch missing";
+  const CliResult r = run_command("/usr/bin/python3 " + std::string(DITMK_SOURCE_DIR) + "/tests/torch/groot_ref.py --self-test");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+}  // namespace
+}  // namespace ditmk::testing

@@ -2,12 +2,13 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/parallel.hpp"
+#include "ditmk/cpu/engine.hpp"
 #include "ditmk/ref/action_head.hpp"
 
 namespace ditmk::cli {
 
 const std::vector<std::string>& backend_names() {
-  static const std::vector<std::string> names = {"ref"};
+  static const std::vector<std::string> names = {"cpu", "ref"};
   return names;
 }
 
@@ -16,6 +17,10 @@ model::DenoiseResult run_backend(const std::string& backend, const model::Weight
                                  const BackendOptions& options) {
   const int threads = options.threads > 0 ? options.threads : hardware_threads();
   if (backend == "ref") return ref::ActionHead(weights, embodiment, threads).run(obs, noise);
+  if (backend == "cpu") {
+    cpu::Engine engine(weights, embodiment, {threads, cpu::parse_weight_format(options.dtype), options.isa});
+    return engine.run(obs, noise);
+  }
   fail("--backend '{}': unknown backend", backend);
 }
 

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   ditmk::cli::add_compare(app);
   ditmk::cli::add_make_checkpoint(app);
   ditmk::cli::add_plan(app);
+  ditmk::cli::add_emulate(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""The PyTorch peer: the GR00T action head run the way the official runtime runs it, eager PyTorch
+with weights and compute in bf16 (nn.functional ops, softmax in bf16, the Euler state in bf16), timed
+per full denoise call: VL preprocessing, cross K/V, state token and the 4 Euler steps.
+
+  peer_torch.py --checkpoint DIR --observation OBS.npz --noise N.npy --embodiment ID
+                --threads N --runs R --warmup W [--out ACT.npy]
+
+Prints one JSON object: median/min/max ms per denoise over R timed runs after W warm-up runs, runs,
+threads, torch_version, dtype. --out writes the last run's actions [H, A] as float32 .npy.
+"""
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import groot_torch as gt  # noqa: E402
+
+BF16 = torch.bfloat16
+PROG = "peer_torch"
+
+
+class PeerActionHead:
+    """The action head of one embodiment over bf16 weights; `name` arguments are tensor names."""
+
+    def __init__(self, weights, structure):
+        self.W = weights
+        self.s = structure
+
+    # --- layers as the official modules compute them ----------------------------------------
+
+    def linear(self, name, x):
+        return F.linear(x, self.W[f"{name}.weight"], self.W[f"{name}.bias"])
+
+    def category_linear(self, name, x):
+        return x @ self.W[f"{name}.W"] + self.W[f"{name}.b"]
+
+    def category_mlp(self, name, x):
+        return self.category_linear(f"{name}.layer2", F.relu(self.category_linear(f"{name}.layer1", x)))
+
+    def feed_forward(self, name, x):
+        return self.linear(f"{name}.net.2", F.gelu(self.linear(f"{name}.net.0.proj", x), approximate="tanh"))
+
+    def attend(self, name, q, k, v, heads, head_dim, key_bias):
+        """q [rows, heads*hd], k/v [keys, heads*hd]; key_bias is 0 / -inf per key, or None."""
+        def by_head(t):
+            return t.reshape(t.shape[0], heads, head_dim).transpose(0, 1)
+
+        scores = by_head(q) @ by_head(k).transpose(1, 2) * head_dim**-0.5
+        if key_bias is not None:
+            scores = scores + key_bias
+        out = F.softmax(scores, dim=-1) @ by_head(v)
+        return self.linear(f"{name}.to_out.0", out.transpose(0, 1).reshape(q.shape[0], heads * head_dim))
+
+    # --- per-call precompute ------------------------------------------------------------------
+
+    def vl_tokens(self, features):
+        s = self.s
+        vl = F.layer_norm(features, (s.ctx_dim,), self.W["vlln.weight"], self.W["vlln.bias"], eps=1e-5)
+        for k in range(s.vl_layers):
+            p = f"vl_self_attention.transformer_blocks.{k}"
+            n = F.layer_norm(vl, (s.ctx_dim,), self.W[f"{p}.norm1.weight"], self.W[f"{p}.norm1.bias"], eps=1e-5)
+            q, kk, v = (self.linear(f"{p}.attn1.{proj}", n) for proj in ("to_q", "to_k", "to_v"))
+            vl = vl + self.attend(f"{p}.attn1", q, kk, v, s.vl_heads, s.vl_head_dim, None)
+            n = F.layer_norm(vl, (s.ctx_dim,), self.W[f"{p}.norm3.weight"], self.W[f"{p}.norm3.bias"], eps=1e-5)
+            vl = vl + self.feed_forward(f"{p}.ff", n)
+        return vl
+
+    def cross_kv(self, vl):
+        """K and V of the VL tokens for every cross block: they do not depend on the step."""
+        return [None if keys == "self" else
+                (self.linear(f"model.transformer_blocks.{i}.attn1.to_k", vl),
+                 self.linear(f"model.transformer_blocks.{i}.attn1.to_v", vl))
+                for i, keys in enumerate(self.s.block_keys)]
+
+    # --- one DiT call -------------------------------------------------------------------------
+
+    def timestep_embedding(self, t):
+        p = "model.timestep_encoder.timestep_embedder"
+        emb = gt.timestep_sinusoid(t, self.s.temb_channels).to(BF16)
+        return self.linear(f"{p}.linear_2", F.silu(self.linear(f"{p}.linear_1", emb)))
+
+    def dit_block(self, i, h, silu_temb, kv, key_bias):
+        s = self.s
+        p = f"model.transformer_blocks.{i}"
+        scale, shift = self.linear(f"{p}.norm1.linear", silu_temb).chunk(2)
+        n = F.layer_norm(h, (s.width,), eps=1e-5) * (1 + scale) + shift
+        q = self.linear(f"{p}.attn1.to_q", n)
+        if kv is None:
+            kv = (self.linear(f"{p}.attn1.to_k", n), self.linear(f"{p}.attn1.to_v", n))
+        h = h + self.attend(f"{p}.attn1", q, *kv, s.heads, s.head_dim, key_bias)
+        return h + self.feed_forward(f"{p}.ff", F.layer_norm(h, (s.width,), eps=1e-5))
+
+    def dit(self, h, t, cross_kv, key_biases):
+        s = self.s
+        silu_temb = F.silu(self.timestep_embedding(t))
+        for i in range(s.n_blocks):
+            h = self.dit_block(i, h, silu_temb, cross_kv[i], key_biases[i])
+        shift, scale = self.linear("model.proj_out_1", silu_temb).chunk(2)
+        return self.linear("model.proj_out_2", F.layer_norm(h, (s.width,), eps=1e-6) * (1 + scale) + shift)
+
+    def action_tokens(self, x, t):
+        a = self.category_linear("action_encoder.W1", x)
+        tau = gt.action_tau(t, self.s.width).to(BF16).expand(x.shape[0], -1)
+        h = F.silu(self.category_linear("action_encoder.W2", torch.cat([a, tau], dim=1)))
+        return self.category_linear("action_encoder.W3", h) + self.W["position_embedding.weight"][: self.s.horizon]
+
+    # --- the whole call -----------------------------------------------------------------------
+
+    def __call__(self, features, key_masks, state, noise):
+        s = self.s
+        vl = self.vl_tokens(features.to(BF16))
+        cross_kv = self.cross_kv(vl)
+        key_biases = [None if m is None else torch.zeros(m.shape, dtype=BF16).masked_fill(~m, float("-inf"))
+                      for m in key_masks]
+        state_token = self.category_mlp("state_encoder", state.to(BF16)[None])
+        prefix = [state_token] + ([self.W["future_tokens.weight"]] if s.n_future else [])
+        x = noise.to(BF16)
+        for t in s.step_timesteps():
+            h = torch.cat(prefix + [self.action_tokens(x, t)])
+            v = self.category_mlp("action_decoder", self.dit(h, t, cross_kv, key_biases))[-s.horizon :]
+            x = x + v * (1.0 / gt.N_STEPS)
+        return x
+
+
+def _at_least(value, minimum, flag, parser):
+    if value < minimum:
+        parser.error(f"{flag} {value} must be at least {minimum}")
+
+
+def main():
+    parser = gt.argument_parser(PROG, __doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, required=True)
+    parser.add_argument("--runs", type=int, required=True)
+    parser.add_argument("--warmup", type=int, required=True)
+    parser.add_argument("--out", type=Path, help="write the last run's actions as float32 .npy")
+    args = parser.parse_args()
+    gt.require_inputs(args, parser)
+    _at_least(args.threads, 1, "--threads", parser)
+    _at_least(args.runs, 1, "--runs", parser)
+    _at_least(args.warmup, 0, "--warmup", parser)
+    torch.set_num_threads(args.threads)
+
+    release = gt.Release(args.checkpoint)
+    s = release.structure
+    release.check_embodiment(args.embodiment)
+    obs = gt.load_observation(args.observation, s)
+    noise = torch.from_numpy(gt.load_noise(args.noise, s))
+    key_masks = [None if m is None else torch.from_numpy(m) for m in gt.cross_key_masks(s, obs)]
+    features, state = torch.from_numpy(obs.features), torch.from_numpy(obs.state)
+    head = PeerActionHead(release.weights(BF16, args.embodiment), s)
+
+    times_ms = []
+    with torch.inference_mode():
+        for run in range(args.warmup + args.runs):
+            start = time.perf_counter()
+            actions = head(features, key_masks, state, noise)
+            if run >= args.warmup:
+                times_ms.append((time.perf_counter() - start) * 1e3)
+    if args.out is not None:
+        try:
+            with open(args.out, "wb") as f:
+                np.save(f, actions.float().numpy())
+        except OSError as e:
+            raise gt.InputError(f"{args.out}: cannot write ({e.strerror})") from None
+    print(json.dumps({
+        "median_ms_per_denoise": statistics.median(times_ms),
+        "min_ms_per_denoise": min(times_ms),
+        "max_ms_per_denoise": max(times_ms),
+        "runs": args.runs,
+        "threads": args.threads,
+        "torch_version": torch.__version__,
+        "dtype": "bf16",
+    }))
+    return 0
+
+
+if __name__ == "__main__":
+    gt.run_main(PROG, main)

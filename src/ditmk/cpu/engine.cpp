@@ -1,0 +1,289 @@
+#include "ditmk/cpu/engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ditmk/core/error.hpp"
+#include "ditmk/core/parallel.hpp"
+#include "ditmk/cpu/kernels/attention.hpp"
+#include "ditmk/cpu/kernels/gemm.hpp"
+#include "ditmk/cpu/kernels/layer_norm.hpp"
+
+namespace ditmk::cpu {
+
+namespace {
+
+// An aligned float buffer sized once.
+struct Buffer {
+  std::vector<float> data;
+  float* get() { return data.data(); }
+  const float* get() const { return data.data(); }
+};
+
+struct Range {
+  int64_t begin, end;
+  bool empty() const { return begin >= end; }
+};
+
+Range share(int64_t n, int thread, int threads) { return {n * thread / threads, n * (thread + 1) / threads}; }
+
+Activation activation_of(model::Act act) {
+  switch (act) {
+    case model::Act::none: return Activation::none;
+    case model::Act::relu: return Activation::relu;
+    case model::Act::silu: return Activation::silu;
+    case model::Act::gelu_tanh: return Activation::gelu_tanh;
+  }
+  return Activation::none;
+}
+
+}  // namespace
+
+// Activations of one denoise, sized at load; per-thread scratch for the kernels.
+struct Engine::Workspace {
+  int M, D, H, A, inner, ff, out, hidden;
+  Buffer h, n, qkv, attn, ffn, y, dec, enc_a, enc_e, x;
+  std::vector<Buffer> velocity;
+  std::vector<std::vector<std::byte>> gemm_scratch;  // per thread, 64-byte aligned inside
+  std::vector<Buffer> attention_scratch;             // per thread
+  std::size_t gemm_scratch_bytes = 0;
+
+  std::byte* scratch_of(int t) {
+    auto& s = gemm_scratch[t];
+    const auto base = reinterpret_cast<uintptr_t>(s.data());
+    return s.data() + ((64 - base % 64) % 64);
+  }
+  void reserve_keys(int64_t keys, int threads) {
+    const std::size_t need = attention_scratch_floats(keys);
+    attention_scratch.resize(threads);
+    for (auto& b : attention_scratch)
+      if (b.data.size() < need) b.data.assign(need, 0.0f);
+  }
+};
+
+// The precompute's ops on the fast kernels: each op is one dispatch of the pool.
+struct Engine::FastOps {
+  Engine& engine;
+
+  void gemm_columns(int t, const PackedLinear& l, const float* x, int64_t x_stride, int64_t rows, float* y,
+                    int64_t y_stride, Activation act, OutputMode mode, const float* bias) const {
+    const Range panels = share(l.weights.panels(), t, engine.pool_.size());
+    if (panels.empty()) return;
+    for (int64_t r0 = 0; r0 < rows; r0 += kGemmMaxRows) {
+      GemmArgs a;
+      a.x = x + r0 * x_stride, a.x_stride = x_stride, a.m = std::min<int64_t>(kGemmMaxRows, rows - r0);
+      a.weights = &l.weights, a.bias = bias, a.activation = act, a.output = mode;
+      a.y = y + r0 * y_stride, a.y_stride = y_stride;
+      a.n_begin = panels.begin * kPanelWidth, a.n_end = std::min(panels.end * kPanelWidth, l.n());
+      a.scratch = engine.ws_->scratch_of(t), a.scratch_bytes = engine.ws_->gemm_scratch_bytes;
+      gemm(a, engine.isa_);
+    }
+  }
+
+  Matrix<float> linear_packed(const Matrix<float>& x, const PackedLinear& l, model::Act act) const {
+    require(x.cols == l.k(), "cpu engine: linear input width {} != {}", x.cols, l.k());
+    Matrix<float> y(x.rows, int(l.n()));
+    auto program = [&](int t) {
+      gemm_columns(t, l, x.data.data(), x.cols, x.rows, y.data.data(), y.cols, activation_of(act), OutputMode::store,
+                   l.bias.data());
+    };
+    engine.pool_.run(program);
+    return y;
+  }
+  Matrix<float> linear(const Matrix<float>& x, const model::Linear& l, model::Act act) const {
+    return linear_packed(x, engine.model_.packed(l), act);
+  }
+  Matrix<float> linear_kn(const Matrix<float>& x, const model::Linear& l, model::Act act) const {
+    return linear_packed(x, engine.model_.packed(l), act);
+  }
+  Matrix<float> layernorm(const Matrix<float>& x, const TensorView* gamma, const TensorView* beta, double eps) const {
+    Matrix<float> y(x.rows, x.cols);
+    LayerNormArgs a;
+    a.x = x.data.data(), a.x_stride = x.cols, a.y = y.data.data(), a.y_stride = y.cols;
+    a.rows = x.rows, a.cols = x.cols, a.eps = float(eps);
+    if (gamma) a.gamma = engine.model_.vector(*gamma), a.beta = engine.model_.vector(*beta);
+    layer_norm(a);
+    return y;
+  }
+  Matrix<float> attention(const Matrix<float>& q, const Matrix<float>& k, const Matrix<float>& v,
+                          const std::vector<uint8_t>* key_mask, int heads, int head_dim) const {
+    Matrix<float> out(q.rows, heads * head_dim);
+    engine.ws_->reserve_keys(k.rows, engine.pool_.size());
+    auto program = [&](int t) {
+      const Range hs = share(heads, t, engine.pool_.size());
+      if (hs.empty()) return;
+      AttentionArgs a;
+      a.q = q.data.data(), a.q_stride = q.cols, a.k = k.data.data(), a.k_stride = k.cols;
+      a.v = v.data.data(), a.v_stride = v.cols, a.out = out.data.data(), a.out_stride = out.cols;
+      a.m = q.rows, a.keys = k.rows, a.heads = heads, a.head_dim = head_dim;
+      a.scale = float(1.0 / std::sqrt(double(head_dim)));
+      a.key_mask = key_mask ? key_mask->data() : nullptr;
+      a.h_begin = hs.begin, a.h_end = hs.end;
+      auto& scratch = engine.ws_->attention_scratch[t];
+      a.scratch = scratch.get(), a.scratch_floats = scratch.data.size();
+      cpu::attention(a);
+    };
+    engine.pool_.run(program);
+    return out;
+  }
+  void add_inplace(Matrix<float>& a, const Matrix<float>& b) const {
+    for (std::size_t i = 0; i < a.data.size(); ++i) a.data[i] += b.data[i];
+  }
+};
+
+Engine::Engine(const model::Weights& weights, int embodiment, const EngineOptions& options)
+    : weights_(weights),
+      embodiment_(weights.embodiment(embodiment)),
+      isa_(selected_isa()),
+      pool_(options.threads > 0 ? options.threads : hardware_threads()) {
+  if (!options.isa.empty()) {
+    const Isa cap = parse_isa(options.isa);
+    if (cap < isa_) isa_ = cap;
+  }
+  model_ = pack_model(weights, embodiment, options.format, pool_.size());
+  const model::ModelConfig& c = model_.config;
+  ws_ = std::make_unique<Workspace>();
+  Workspace& ws = *ws_;
+  ws.M = c.m_rows(), ws.D = c.dims.width, ws.H = c.horizon, ws.A = c.action_dim;
+  ws.inner = c.dims.n_heads * c.dims.head_dim, ws.ff = c.dims.ff_dim, ws.out = c.dims.out_dim, ws.hidden = c.dims.hidden;
+  require(ws.M <= kGemmMaxRows, "cpu engine: {} token rows exceed the GEMM's {}", ws.M, kGemmMaxRows);
+  auto sized = [](std::size_t n) { return Buffer{std::vector<float>(n, 0.0f)}; };
+  ws.h = sized(std::size_t(ws.M) * ws.D), ws.n = sized(std::size_t(ws.M) * ws.D);
+  ws.qkv = sized(std::size_t(ws.M) * 3 * ws.inner), ws.attn = sized(std::size_t(ws.M) * ws.inner);
+  ws.ffn = sized(std::size_t(ws.M) * ws.ff), ws.y = sized(std::size_t(ws.H) * ws.out);
+  ws.dec = sized(std::size_t(ws.H) * ws.hidden), ws.enc_a = sized(std::size_t(ws.H) * ws.D);
+  ws.enc_e = sized(std::size_t(ws.H) * ws.D), ws.x = sized(std::size_t(ws.H) * ws.A);
+  for (int s = 0; s < c.n_steps; ++s) ws.velocity.push_back(sized(std::size_t(ws.H) * ws.A));
+  std::size_t scratch = 0;
+  auto need = [&](const PackedLinear& l) { scratch = std::max(scratch, cpu::gemm_scratch_bytes(l.weights, kGemmMaxRows)); };
+  for (const auto& b : model_.blocks) need(b.qkv), need(b.out), need(b.ff1), need(b.ff2);
+  for (const PackedLinear* l : {&model_.proj_out_2, &model_.enc1, &model_.enc2_action, &model_.enc3, &model_.dec1, &model_.dec2}) need(*l);
+  for (const auto& [src, l] : model_.precompute) need(l);
+  ws.gemm_scratch_bytes = scratch;
+  ws.gemm_scratch.assign(pool_.size(), std::vector<std::byte>(scratch + 64));
+  ws.reserve_keys(ws.M, pool_.size());
+}
+
+Engine::~Engine() = default;
+
+model::CallInputs<float> Engine::precompute(const model::Observation& obs) {
+  const FastOps ops{*this};
+  model::CallInputs<float> in = model::precompute_call<float>(ops, weights_, embodiment_, obs);
+  ws_->reserve_keys(in.vl.rows, pool_.size());
+  return in;
+}
+
+void Engine::run_program(int t, const model::CallInputs<float>& in) {
+  Workspace& ws = *ws_;
+  const model::ModelConfig& c = model_.config;
+  const FastOps ops{*this};
+  const int T = pool_.size();
+  const int M = ws.M, D = ws.D, H = ws.H, row0 = c.action_row0();
+  const float dt = float(model::euler_dt(c));
+  auto gemm = [&](const PackedLinear& l, const float* x, int64_t xs, int64_t rows, float* y, int64_t ys, Activation act,
+                  OutputMode mode, const float* bias) { ops.gemm_columns(t, l, x, xs, rows, y, ys, act, mode, bias); };
+  auto layer_norm_rows = [&](const float* x, float* y, int rows, float eps, const float* scale, const float* shift) {
+    const Range r = share(rows, t, T);
+    if (r.empty()) return;
+    LayerNormArgs a;
+    a.x = x + r.begin * D, a.x_stride = D, a.y = y + r.begin * D, a.y_stride = D;
+    a.rows = r.end - r.begin, a.cols = D, a.eps = eps, a.scale = scale, a.shift = shift;
+    layer_norm(a);
+  };
+  auto attend = [&](const float* q, int64_t qs, const float* k, const float* v, int64_t kvs, int64_t keys,
+                    const uint8_t* mask) {
+    const Range hs = share(c.dims.n_heads, t, T);
+    if (hs.empty()) return;
+    AttentionArgs a;
+    a.q = q, a.q_stride = qs, a.k = k, a.k_stride = kvs, a.v = v, a.v_stride = kvs;
+    a.out = ws.attn.get(), a.out_stride = ws.inner, a.m = M, a.keys = keys;
+    a.heads = c.dims.n_heads, a.head_dim = c.dims.head_dim, a.scale = float(1.0 / std::sqrt(double(c.dims.head_dim)));
+    a.key_mask = mask, a.h_begin = hs.begin, a.h_end = hs.end;
+    a.scratch = ws.attention_scratch[t].get(), a.scratch_floats = ws.attention_scratch[t].data.size();
+    cpu::attention(a);
+  };
+
+  for (int s = 0; s < c.n_steps; ++s) {
+    // action encoder: W3(swish(W2 [W1 x; tau])) + position rows, written into the action rows of h
+    gemm(model_.enc1, ws.x.get(), ws.A, H, ws.enc_a.get(), D, Activation::none, OutputMode::store, model_.enc1.bias.data());
+    const Range rows = share(M, t, T);
+    for (int64_t r = rows.begin; r < rows.end; ++r) {
+      const float* src = r == 0 ? in.state_token.data.data()
+                         : r < row0 ? model_.future_tokens.data() + (r - 1) * D
+                                    : model_.position_rows.data() + (r - row0) * D;
+      std::copy(src, src + D, ws.h.get() + r * D);
+    }
+    pool_.barrier();
+    gemm(model_.enc2_action, ws.enc_a.get(), D, H, ws.enc_e.get(), D, Activation::silu, OutputMode::store,
+         model_.tau_bias.data() + std::size_t(s) * D);
+    pool_.barrier();
+    gemm(model_.enc3, ws.enc_e.get(), D, H, ws.h.get() + std::size_t(row0) * D, D, Activation::none,
+         OutputMode::accumulate, model_.enc3.bias.data());
+    pool_.barrier();
+
+    for (int b = 0; b < c.n_blocks; ++b) {
+      const PackedBlock& blk = model_.blocks[b];
+      const float* adaln = model_.adaln.data() + (std::size_t(s) * c.n_blocks + b) * 2 * D;
+      layer_norm_rows(ws.h.get(), ws.n.get(), M, 1e-5f, adaln, adaln + D);
+      pool_.barrier();
+      const int64_t qkv_cols = blk.qkv.n();
+      gemm(blk.qkv, ws.n.get(), D, M, ws.qkv.get(), qkv_cols, Activation::none, OutputMode::store, blk.qkv.bias.data());
+      pool_.barrier();
+      if (blk.cross) {
+        attend(ws.qkv.get(), qkv_cols, in.cross_k[b].data.data(), in.cross_v[b].data.data(), ws.inner,
+               in.cross_k[b].rows, in.key_mask[b].data());
+      } else {
+        attend(ws.qkv.get(), qkv_cols, ws.qkv.get() + ws.inner, ws.qkv.get() + 2 * ws.inner, qkv_cols, M, nullptr);
+      }
+      pool_.barrier();
+      gemm(blk.out, ws.attn.get(), ws.inner, M, ws.h.get(), D, Activation::none, OutputMode::accumulate, blk.out.bias.data());
+      pool_.barrier();
+      layer_norm_rows(ws.h.get(), ws.n.get(), M, 1e-5f, nullptr, nullptr);
+      pool_.barrier();
+      gemm(blk.ff1, ws.n.get(), D, M, ws.ffn.get(), ws.ff, Activation::gelu_tanh, OutputMode::store, blk.ff1.bias.data());
+      pool_.barrier();
+      gemm(blk.ff2, ws.ffn.get(), ws.ff, M, ws.h.get(), D, Activation::none, OutputMode::accumulate, blk.ff2.bias.data());
+      pool_.barrier();
+    }
+
+    // output head on the action rows only, action decoder, Euler update
+    const float* shift_scale = model_.out_shift_scale.data() + std::size_t(s) * 2 * D;
+    layer_norm_rows(ws.h.get() + std::size_t(row0) * D, ws.n.get(), H, 1e-6f, shift_scale + D, shift_scale);
+    pool_.barrier();
+    gemm(model_.proj_out_2, ws.n.get(), D, H, ws.y.get(), ws.out, Activation::none, OutputMode::store, model_.proj_out_2.bias.data());
+    pool_.barrier();
+    gemm(model_.dec1, ws.y.get(), ws.out, H, ws.dec.get(), ws.hidden, Activation::relu, OutputMode::store, model_.dec1.bias.data());
+    pool_.barrier();
+    float* v = ws.velocity[s].get();
+    gemm(model_.dec2, ws.dec.get(), ws.hidden, H, v, ws.A, Activation::none, OutputMode::store, model_.dec2.bias.data());
+    pool_.barrier();
+    const Range xs = share(int64_t(H) * ws.A, t, T);
+    for (int64_t i = xs.begin; i < xs.end; ++i) ws.x.get()[i] += dt * v[i];
+    pool_.barrier();
+  }
+}
+
+model::DenoiseResult Engine::denoise(const model::CallInputs<float>& in, const Matrix<double>& noise) {
+  Workspace& ws = *ws_;
+  require(noise.rows == ws.H && noise.cols == ws.A, "cpu engine: noise is [{}, {}], expected [{}, {}]", noise.rows,
+          noise.cols, ws.H, ws.A);
+  for (std::size_t i = 0; i < noise.data.size(); ++i) ws.x.data[i] = float(noise.data[i]);
+  auto program = [&](int t) { run_program(t, in); };
+  pool_.run(program);
+  model::DenoiseResult result;
+  auto to_double = [&](const Buffer& b) {
+    Matrix<double> m(ws.H, ws.A);
+    for (std::size_t i = 0; i < m.data.size(); ++i) m.data[i] = b.data[i];
+    return m;
+  };
+  result.actions = to_double(ws.x);
+  for (const auto& v : ws.velocity) result.velocities.push_back(to_double(v));
+  return result;
+}
+
+model::DenoiseResult Engine::run(const model::Observation& obs, const Matrix<double>& noise) {
+  const model::CallInputs<float> in = precompute(obs);
+  return denoise(in, noise);
+}
+
+}  // namespace ditmk::cpu

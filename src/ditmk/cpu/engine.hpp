@@ -1,0 +1,58 @@
+#pragma once
+// The CPU megakernel: the whole 4-step denoise as one persistent program on a worker pool.
+//
+// Load: weights are packed once (PackedModel); per call only the VL preprocessing, the hoisted
+// cross K/V and the state token are computed (the shared model::precompute_call, run here with the
+// fast kernels). Then ONE dispatch runs every step: action encoder, all DiT blocks, output head,
+// action decoder and Euler update, four times, with the threads splitting each op's columns (GEMM),
+// heads (attention) or rows (LayerNorm) and meeting at barriers. Nothing is allocated, spawned or
+// returned to the caller inside that loop.
+#include <memory>
+#include <string>
+
+#include "ditmk/core/matrix.hpp"
+#include "ditmk/cpu/kernels/isa.hpp"
+#include "ditmk/cpu/packed_model.hpp"
+#include "ditmk/cpu/worker_pool.hpp"
+#include "ditmk/model/denoise.hpp"
+#include "ditmk/model/observation.hpp"
+#include "ditmk/model/precompute.hpp"
+
+namespace ditmk::cpu {
+
+struct EngineOptions {
+  int threads = 0;  // 0: one per core
+  WeightFormat format = WeightFormat::bf16;
+  std::string isa;  // cap on the instruction set ("portable", "avx2", "avx512", "amx"); empty: best
+};
+
+class Engine {
+ public:
+  // `weights` must outlive the engine (the per-call precompute reads its views).
+  Engine(const model::Weights& weights, int embodiment, const EngineOptions& options);
+  ~Engine();
+
+  model::DenoiseResult run(const model::Observation& obs, const Matrix<double>& noise);
+
+  // The two halves of run(), for benchmarks that time them apart.
+  model::CallInputs<float> precompute(const model::Observation& obs);
+  model::DenoiseResult denoise(const model::CallInputs<float>& inputs, const Matrix<double>& noise);
+
+  const PackedModel& packed() const { return model_; }
+  Isa isa() const { return isa_; }
+  int threads() const { return pool_.size(); }
+
+ private:
+  struct Workspace;
+  struct FastOps;
+  void run_program(int thread, const model::CallInputs<float>& in);
+
+  const model::Weights& weights_;  // the caller keeps the mapped checkpoint alive
+  model::EmbodimentWeights embodiment_;
+  Isa isa_;
+  PackedModel model_;
+  WorkerPool pool_;
+  std::unique_ptr<Workspace> ws_;
+};
+
+}  // namespace ditmk::cpu

@@ -1,0 +1,153 @@
+#include "ditmk/cpu/packed_model.hpp"
+
+#include <cstring>
+#include <functional>
+
+#include "ditmk/core/error.hpp"
+#include "ditmk/core/parallel.hpp"
+#include "ditmk/model/precompute.hpp"
+#include "ditmk/ref/ops.hpp"
+
+namespace ditmk::cpu {
+
+namespace {
+
+std::vector<float> to_floats(const TensorView& v) {
+  std::vector<float> out(v.numel());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = float(v.at(i));
+  return out;
+}
+
+// Rows of several [n_i, K] matrices of one dtype stacked into one [sum n_i, K] tensor (fused QKV).
+Tensor stack_rows(const std::vector<TensorView>& parts) {
+  int64_t rows = 0;
+  for (const auto& p : parts) rows += p.shape[0];
+  const bool same = std::all_of(parts.begin(), parts.end(), [&](const TensorView& p) { return p.dtype == parts[0].dtype; });
+  Tensor out(same ? parts[0].dtype : DType::F32, {rows, parts[0].shape[1]});
+  std::size_t offset = 0;
+  for (const auto& p : parts) {
+    if (same) {
+      std::memcpy(out.bytes() + offset, p.data, p.nbytes());
+      offset += p.nbytes();
+    } else {
+      for (int64_t i = 0; i < p.numel(); ++i) out.data<float>()[offset / 4 + i] = float(p.at(i));
+      offset += std::size_t(p.numel()) * 4;
+    }
+  }
+  return out;
+}
+
+struct PackJob {
+  std::function<void()> run;
+};
+
+}  // namespace
+
+std::size_t PackedModel::step_weight_bytes() const {
+  std::size_t bytes = 0;
+  for (const auto& b : blocks) bytes += b.qkv.weights.bytes() + b.out.weights.bytes() + b.ff1.weights.bytes() + b.ff2.weights.bytes();
+  for (const PackedLinear* l : {&proj_out_2, &enc1, &enc2_action, &enc3, &dec1, &dec2}) bytes += l->weights.bytes();
+  return bytes;
+}
+
+double PackedModel::step_flops() const {
+  const int m = config.m_rows(), h = config.horizon;
+  double flops = 0;
+  for (const auto& b : blocks) flops += 2.0 * m * double(b.qkv.n() * b.qkv.k() + b.out.n() * b.out.k() + b.ff1.n() * b.ff1.k() + b.ff2.n() * b.ff2.k());
+  for (const PackedLinear* l : {&proj_out_2, &enc1, &enc2_action, &enc3, &dec1, &dec2}) flops += 2.0 * h * double(l->n() * l->k());
+  return flops;
+}
+
+std::size_t PackedModel::precompute_weight_bytes() const {
+  std::size_t bytes = 0;
+  for (const auto& [src, l] : precompute) bytes += l.weights.bytes();
+  return bytes;
+}
+
+const PackedLinear& PackedModel::packed(const model::Linear& l) const {
+  const auto it = precompute.find(l.weight.data);
+  require(it != precompute.end(), "cpu engine: a weight of shape {} was not packed at load", shape_str(l.weight.shape));
+  return it->second;
+}
+
+const float* PackedModel::vector(const TensorView& v) const {
+  const auto it = vectors.find(v.data);
+  require(it != vectors.end(), "cpu engine: a vector of shape {} was not prepared at load", shape_str(v.shape));
+  return it->second.data();
+}
+
+PackedModel pack_model(const model::Weights& w, int embodiment, WeightFormat format, int threads) {
+  const model::ModelConfig& c = w.config;
+  const model::EmbodimentWeights e = w.embodiment(embodiment);
+  const int D = c.dims.width;
+  PackedModel pm;
+  pm.config = c;
+  pm.format = format;
+  pm.blocks.resize(c.n_blocks);
+  std::vector<PackJob> jobs;
+  auto add = [&](PackedLinear& dst, TensorView weight, const TensorView& bias, WeightLayout layout, std::string name) {
+    dst.bias = to_floats(bias);
+    jobs.push_back({[&dst, weight, layout, format, name] { dst.weights = PackedWeights::pack(weight, layout, format, name); }});
+  };
+  std::vector<Tensor> fused(c.n_blocks);
+  for (int b = 0; b < c.n_blocks; ++b) {
+    const model::DitBlock& blk = w.blocks[b];
+    PackedBlock& pb = pm.blocks[b];
+    pb.cross = c.is_cross(b);
+    const std::string name = "transformer_blocks." + std::to_string(b);
+    if (pb.cross) {
+      add(pb.qkv, blk.q.weight, blk.q.bias, WeightLayout::out_in, name + ".attn1.to_q");
+    } else {
+      fused[b] = stack_rows({blk.q.weight, blk.k.weight, blk.v.weight});
+      pb.qkv.bias = to_floats(blk.q.bias);
+      for (const auto* bias : {&blk.k.bias, &blk.v.bias}) {
+        const auto more = to_floats(*bias);
+        pb.qkv.bias.insert(pb.qkv.bias.end(), more.begin(), more.end());
+      }
+      jobs.push_back({[&pb, view = fused[b].view(), format, name] {
+        pb.qkv.weights = PackedWeights::pack(view, WeightLayout::out_in, format, name + ".attn1.qkv");
+      }});
+    }
+    add(pb.out, blk.out.weight, blk.out.bias, WeightLayout::out_in, name + ".attn1.to_out.0");
+    add(pb.ff1, blk.ff1.weight, blk.ff1.bias, WeightLayout::out_in, name + ".ff.net.0.proj");
+    add(pb.ff2, blk.ff2.weight, blk.ff2.bias, WeightLayout::out_in, name + ".ff.net.2");
+    if (pb.cross) {
+      add(pm.precompute[blk.k.weight.data], blk.k.weight, blk.k.bias, WeightLayout::out_in, name + ".attn1.to_k");
+      add(pm.precompute[blk.v.weight.data], blk.v.weight, blk.v.bias, WeightLayout::out_in, name + ".attn1.to_v");
+    }
+  }
+  add(pm.proj_out_2, w.proj_out_2.weight, w.proj_out_2.bias, WeightLayout::out_in, "proj_out_2");
+  add(pm.enc1, e.enc1.weight, e.enc1.bias, WeightLayout::in_out, "action_encoder.W1");
+  const TensorView enc2_action{e.enc2.weight.dtype, {D, D}, e.enc2.weight.data};  // rows 0..D-1: the action half
+  add(pm.enc2_action, enc2_action, e.enc2.bias, WeightLayout::in_out, "action_encoder.W2");
+  add(pm.enc3, e.enc3.weight, e.enc3.bias, WeightLayout::in_out, "action_encoder.W3");
+  add(pm.dec1, e.dec1.weight, e.dec1.bias, WeightLayout::in_out, "action_decoder.layer1");
+  add(pm.dec2, e.dec2.weight, e.dec2.bias, WeightLayout::in_out, "action_decoder.layer2");
+  add(pm.precompute[e.state1.weight.data], e.state1.weight, e.state1.bias, WeightLayout::in_out, "state_encoder.layer1");
+  add(pm.precompute[e.state2.weight.data], e.state2.weight, e.state2.bias, WeightLayout::in_out, "state_encoder.layer2");
+  pm.vectors[w.vlln_weight.data] = to_floats(w.vlln_weight);
+  pm.vectors[w.vlln_bias.data] = to_floats(w.vlln_bias);
+  for (const model::VlLayer& layer : w.vl_layers) {
+    for (const model::Linear* l : {&layer.q, &layer.k, &layer.v, &layer.out, &layer.ff1, &layer.ff2})
+      add(pm.precompute[l->weight.data], l->weight, l->bias, WeightLayout::out_in, "vl_self_attention");
+    for (const TensorView* v : {&layer.norm1_weight, &layer.norm1_bias, &layer.norm3_weight, &layer.norm3_bias})
+      pm.vectors[v->data] = to_floats(*v);
+  }
+  parallel_ranges(int(jobs.size()), threads, [&](int j0, int j1) {
+    for (int j = j0; j < j1; ++j) jobs[j].run();
+  });
+
+  // weight-only tables, once, in float64
+  const auto tables = model::precompute_steps<double>(ref::Float64Ops{threads}, w, e);
+  for (int s = 0; s < c.n_steps; ++s) {
+    for (double v : tables.adaln[s].data) pm.adaln.push_back(float(v));
+    for (double v : tables.out_modulation[s].data) pm.out_shift_scale.push_back(float(v));
+  }
+  for (double v : tables.tau_bias.data) pm.tau_bias.push_back(float(v));
+  const auto pos = to_floats(w.position_embedding);
+  pm.position_rows.assign(pos.begin(), pos.begin() + std::size_t(c.horizon) * D);
+  if (c.n_future > 0) pm.future_tokens = to_floats(w.future_tokens);
+  return pm;
+}
+
+}  // namespace ditmk::cpu

@@ -1,0 +1,276 @@
+// The K1 / K4 program specs: limits on every version / variant / dtype, io order and presence,
+// role flags and groups, L1 placement, and each rejected mistake.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+
+#include "ditmk/core/error.hpp"
+#include "ditmk/tt/plan/io_slots.hpp"
+#include "ditmk/tt/plan/limits.hpp"
+#include "ditmk/tt/plan/program_checks.hpp"
+#include "plan_fixture.hpp"
+
+namespace ditmk::tt {
+namespace {
+
+using model::Version;
+using testing::layout_of;
+using testing::spec_of;
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+const Version kVersions[] = {Version::n15, Version::n16, Version::n17};
+const Variant kVariants[] = {Variant::block, Variant::step, Variant::steps4};
+const TileFormat kDtypes[] = {TileFormat::bfp8_b, TileFormat::bf16};
+
+TEST(ProgramSpec, RuntimeArgsAndGroupsWithinLimitsEverywhere) {
+  for (Version v : kVersions) {
+    for (Variant var : kVariants) {
+      for (TileFormat d : kDtypes) {
+        for (Kernel k : {Kernel::k1, Kernel::k4}) {
+          ProgramSpec spec = spec_of(v, var, d, k);
+          DescriptorStats s = spec.stats();
+          EXPECT_EQ(s.n_per_core_rt_args, 5);
+          EXPECT_LE(s.n_per_core_rt_args + s.n_common_rt_args, 341);
+          EXPECT_EQ(s.n_kernel_groups, 4);
+          EXPECT_LE(s.n_cbs, 64);
+          EXPECT_EQ(s.n_semaphores, 13);
+          EXPECT_EQ(spec.cta("common_rt_args_len"), uint32_t(s.n_common_rt_args));
+          EXPECT_EQ(spec.cta("offsets_table_base"), uint32_t(spec.io.size() + 2));
+          EXPECT_EQ(spec.common_rt_args[spec.io.size() + 1], uint32_t(spec.layout.ops.size()));
+        }
+      }
+    }
+  }
+}
+
+TEST(ProgramSpec, IoCountsOfTheReleasedSteps4) {
+  // 13 fixed slots + 2 per cross block + x_t, state_features, action_pred (+ velocity_out in K4).
+  EXPECT_EQ(spec_of(Version::n15, Variant::steps4, TileFormat::bfp8_b, Kernel::k1).io.size(), 13u + 16 + 3);
+  EXPECT_EQ(spec_of(Version::n17, Variant::steps4, TileFormat::bfp8_b, Kernel::k4).io.size(), 13u + 32 + 4);
+}
+
+TEST(ProgramSpec, Erratum1CommonArgsCountPerCoreWords) {
+  // N1.5 step K1 with 64 blocks has 337 common words: the seed's "<= 341" passed it, but with the
+  // 5 per-core words a core would need 342.
+  ProgramOptions options;
+  options.kernel = Kernel::k1;
+  ArenaLayout ok = layout_of(Version::n15, Variant::step, TileFormat::bf16, 63);
+  EXPECT_EQ(build_program_spec(blackhole_core_map(), ok, options).common_rt_args.size(), 333u);
+  ArenaLayout over = layout_of(Version::n15, Variant::step, TileFormat::bf16, 64);
+  std::string e = error_of([&] { build_program_spec(blackhole_core_map(), over, options); });
+  EXPECT_TRUE(contains(e, "5 per-core + 337 common")) << e;
+  EXPECT_TRUE(contains(e, "341")) << e;
+  EXPECT_TRUE(contains(e, "336")) << e;
+}
+
+TEST(ProgramSpec, OversizedOffsetsTableRejected) {
+  ProgramOptions options;
+  ArenaLayout layout = layout_of(Version::n17, Variant::steps4, TileFormat::bfp8_b, 64);
+  std::string e = error_of([&] { build_program_spec(blackhole_core_map(), layout, options); });
+  EXPECT_TRUE(contains(e, "exceed the 341 words")) << e;
+}
+
+TEST(ProgramSpec, Erratum2Bf16KBlockIs32768) {
+  ArenaLayout layout = layout_of(Version::n16, Variant::steps4, TileFormat::bf16);
+  EXPECT_EQ(layout.stream_k_block_bytes(), 32'768u);
+  EXPECT_EQ(layout.stream_k_block_bytes(), 8u * 2 * 2048);
+  ProgramSpec k1 = spec_of(Version::n16, Variant::steps4, TileFormat::bf16, Kernel::k1);
+  EXPECT_EQ(k1.cb("cb_relay").total_bytes, 6u * 32'768);
+}
+
+TEST(ProgramSpec, Erratum3OutputSlotLast) {
+  const std::pair<Variant, const char*> outputs[] = {
+      {Variant::block, "x_out"}, {Variant::step, "y_out"}, {Variant::steps4, "action_pred"}};
+  for (auto [variant, name] : outputs) {
+    for (Kernel k : {Kernel::k1, Kernel::k4}) {
+      ProgramSpec spec = spec_of(Version::n17, variant, TileFormat::bfp8_b, k);
+      EXPECT_EQ(spec.io.back().name, name);
+      EXPECT_EQ(spec.output_slot, name);
+      EXPECT_EQ(spec.common_rt_names[spec.io.size() - 1], std::string("addr_") + name);
+    }
+  }
+  // K4 adds the optional velocity taps before the output, not after it.
+  ProgramSpec k4 = spec_of(Version::n15, Variant::steps4, TileFormat::bfp8_b, Kernel::k4);
+  EXPECT_EQ(k4.io[k4.io.size() - 2].name, "velocity_out");
+  ProgramSpec bad = k4;
+  std::swap(bad.io[bad.io.size() - 1], bad.io[bad.io.size() - 2]);
+  EXPECT_TRUE(contains(error_of([&] { check_io(bad); }), "must be last"));
+}
+
+TEST(ProgramSpec, MaskSlotsPerVersion) {
+  auto required = [](const ProgramSpec& spec, const std::string& name) {
+    for (const IoSlot& s : spec.io) {
+      if (s.name == name) return s.required;
+    }
+    ADD_FAILURE() << name << " missing";
+    return false;
+  };
+  ProgramSpec n15 = spec_of(Version::n15, Variant::steps4, TileFormat::bfp8_b, Kernel::k4);
+  EXPECT_TRUE(required(n15, "all_mask"));
+  EXPECT_FALSE(required(n15, "text_mask"));
+  EXPECT_TRUE(required(n15, "future_tokens"));
+  EXPECT_EQ(n15.cta("l_all_pad"), 384u);
+  EXPECT_EQ(n15.cta("euler_fp32"), 1u);
+  ProgramSpec n16 = spec_of(Version::n16, Variant::steps4, TileFormat::bfp8_b, Kernel::k4);
+  EXPECT_TRUE(required(n16, "image_mask"));
+  EXPECT_EQ(n16.cta("image_mask_present"), 1u);
+  EXPECT_EQ(n16.cta("l_img_pad"), 96u);
+  EXPECT_FALSE(required(n16, "future_tokens"));
+  EXPECT_EQ(n16.cta("euler_fp32"), 0u);
+  ProgramSpec n17 = spec_of(Version::n17, Variant::steps4, TileFormat::bfp8_b, Kernel::k4);
+  EXPECT_FALSE(required(n17, "image_mask"));
+  EXPECT_EQ(n17.cta("image_mask_present"), 0u);
+  EXPECT_EQ(n17.cta("text_mask_present"), 1u);
+  EXPECT_EQ(n17.cta("l_img_pad"), 448u);
+}
+
+TEST(ProgramSpec, MissingRequiredIoIsAnErrorOutsideDryRuns) {
+  ArenaLayout layout = layout_of(Version::n16, Variant::step, TileFormat::bfp8_b, 4);
+  ProgramOptions options;
+  options.dry_run = false;
+  uint64_t address = 0x1000;
+  for (const IoSlot& s : io_slots(Kernel::k4, layout)) {
+    if (s.required && s.name != "image_mask") options.io[s.name] = address += 0x100;
+  }
+  std::string e = error_of([&] { build_program_spec(blackhole_core_map(), layout, options); });
+  EXPECT_TRUE(contains(e, "'image_mask' is required")) << e;
+  options.io["image_mask"] = 0x9000;
+  ProgramSpec spec = build_program_spec(blackhole_core_map(), layout, options);
+  auto order = spec.io_order();
+  size_t at = std::find(order.begin(), order.end(), "image_mask") - order.begin();
+  EXPECT_EQ(spec.common_rt_args[at], 0x9000u);
+  EXPECT_EQ(spec.common_rt_args[order.size() - 1], options.io.at("y_out"));
+  options.io["no_such_tensor"] = 0x100;
+  EXPECT_TRUE(contains(error_of([&] { build_program_spec(blackhole_core_map(), layout, options); }), "no_such_tensor"));
+}
+
+TEST(ProgramSpec, OversizedWeightRingNamesRoleBytesAndLimit) {
+  ProgramOptions options;
+  options.kernel = Kernel::k1;
+  options.cb_w_slots = 64;
+  ArenaLayout layout = layout_of(Version::n15, Variant::steps4, TileFormat::bf16);
+  std::string e = error_of([&] { build_program_spec(blackhole_core_map(), layout, options); });
+  const uint32_t bytes = 909'312 - 294'912 + 64 * 32'768;
+  EXPECT_TRUE(contains(e, "compute L1")) << e;
+  EXPECT_TRUE(contains(e, std::to_string(bytes))) << e;
+  EXPECT_TRUE(contains(e, std::to_string(kL1UsableBytes))) << e;
+  // Within usable L1 but over the K1 acceptance budget.
+  options.cb_w_slots = 12;
+  e = error_of([&] { build_program_spec(blackhole_core_map(), layout, options); });
+  EXPECT_TRUE(contains(e, "budget of 1000000 B")) << e;
+}
+
+TEST(ProgramSpec, ChecksRejectBrokenCbs) {
+  const ProgramSpec good = spec_of(Version::n16, Variant::steps4, TileFormat::bfp8_b, Kernel::k4);
+  EXPECT_NO_THROW(check_program(good));
+  ProgramSpec dup = good;
+  dup.cbs.push_back({"cb_extra", 5, "compute", 2048, 2048, TileFormat::bf16, ""});
+  EXPECT_TRUE(contains(error_of([&] { check_cbs(dup); }), "CB id 5 is used by cb_o"));
+  ProgramSpec disjoint = good;  // the same id on disjoint cores is allowed
+  disjoint.cbs.push_back({"cb_reader_only", 5, "readers", 2048, 2048, TileFormat::bf16, ""});
+  EXPECT_NO_THROW(check_cbs(disjoint));
+  ProgramSpec page = good;
+  page.cbs[2].total_bytes += 100;
+  EXPECT_TRUE(contains(error_of([&] { check_cbs(page); }), "not a positive multiple of the page"));
+  ProgramSpec range = good;
+  range.cbs[3].id = 32;
+  EXPECT_TRUE(contains(error_of([&] { check_cbs(range); }), "outside 0..31"));
+  ProgramSpec fp32 = good;
+  fp32.unpack_to_dest_fp32_cbs = {3};
+  EXPECT_TRUE(contains(error_of([&] { check_cbs(fp32); }), "unpacked to dest as fp32"));
+  ProgramSpec many = good;
+  while (many.cbs.size() <= 64) many.cbs.push_back({"cb_pad", 40, "spare", 2048, 2048, TileFormat::bf16, ""});
+  EXPECT_TRUE(contains(error_of([&] { check_cbs(many); }), "exceed the limit of 64"));
+}
+
+TEST(ProgramSpec, ChecksRejectBrokenArgsAndGroups) {
+  const ProgramSpec good = spec_of(Version::n15, Variant::steps4, TileFormat::bf16, Kernel::k1);
+  ProgramSpec cta = good;
+  cta.named_ctas.push_back({"n_blocks", 3});
+  EXPECT_TRUE(contains(error_of([&] { check_args(cta); }), "'n_blocks' is defined twice"));
+  ProgramSpec sem = good;
+  sem.semaphores.push_back({"sem_extra", 4, 0});
+  EXPECT_TRUE(contains(error_of([&] { check_args(sem); }), "used twice"));
+  ProgramSpec groups = good;
+  groups.role_flags.push_back({"is_spare", "spare"});
+  groups.role_flags.push_back({"is_hub2", "hubs"});
+  EXPECT_TRUE(contains(error_of([&] { check_groups_and_l1(groups); }), "kernel groups exceed the limit of 4"));
+}
+
+TEST(ProgramSpec, RoleFlagsAndGroups) {
+  ProgramSpec k1 = spec_of(Version::n16, Variant::steps4, TileFormat::bfp8_b, Kernel::k1);
+  ProgramSpec k4 = spec_of(Version::n16, Variant::steps4, TileFormat::bfp8_b, Kernel::k4);
+  const CoreMap& cm = k4.core_map;
+  EXPECT_EQ(k1.group_of(cm.hub2), "spare");
+  EXPECT_EQ(k4.group_of(cm.hub2), "hub");
+  EXPECT_EQ(k4.group_of(cm.hub), "hub");
+  EXPECT_EQ(k4.group_of(cm.readers[3]), "reader");
+  EXPECT_EQ(k4.group_of(cm.compute[95]), "compute");
+  for (const KernelGroup& g : k4.kernel_groups()) {
+    size_t expected = g.name == "compute" ? 96 : g.name == "reader" ? 8 : g.name == "hub" ? 2 : 4;
+    EXPECT_EQ(g.cores.size(), expected) << g.name;
+  }
+}
+
+TEST(ProgramSpec, CbL1AddressesAreContiguousAndShared) {
+  ProgramSpec spec = spec_of(Version::n17, Variant::steps4, TileFormat::bf16, Kernel::k4);
+  // cb_a is the multicast target: one address on every group, right at the CB base.
+  for (const char* group : {"compute", "reader", "hub", "spare"}) {
+    EXPECT_EQ(spec.cb_l1_address.at(group).at("cb_a"), kL1CbBase) << group;
+  }
+  for (const auto& [group, addresses] : spec.cb_l1_address) {
+    std::vector<std::pair<uint32_t, uint32_t>> spans;
+    uint32_t end = kL1CbBase;
+    for (const auto& [name, address] : addresses) {
+      spans.push_back({address, address + spec.cb(name).total_bytes});
+      end = std::max(end, address + spec.cb(name).total_bytes);
+    }
+    std::sort(spans.begin(), spans.end());
+    for (size_t i = 1; i < spans.size(); ++i) ASSERT_EQ(spans[i - 1].second, spans[i].first) << group;
+    EXPECT_EQ(end - kL1CbBase, spec.l1_bytes.at(group)) << group;
+  }
+  EXPECT_EQ(spec.cb_l1_address.at("compute").at("cb_x"), kL1CbBase + 262'144);
+}
+
+TEST(ProgramSpec, PerCoreArgs) {
+  CoreMap cm = blackhole_core_map();
+  auto args = cm.per_core_args();
+  EXPECT_EQ(args.size(), 110u);
+  EXPECT_EQ(args.at(cm.compute[70]), (PerCoreArgs{70, 6, 0, 6, 2}));
+  EXPECT_EQ(args.at(cm.readers[5]), (PerCoreArgs{kNotApplicable, 5, kNotApplicable, kNotApplicable, kNotApplicable}));
+  EXPECT_EQ(args.at(cm.hub)[4], 0u);
+  EXPECT_EQ(args.at(cm.hub2)[4], 1u);
+  EXPECT_EQ(cm.n_compute(), 96);
+  EXPECT_EQ(cm.spare.size(), 5u);
+  EXPECT_EQ(cm.role_of(cm.hub2), Role::spare);
+  auto sets = cm.to_core_range_sets();
+  EXPECT_EQ(sets.at("all"), (std::vector<CoreRange>{{{0, 0}, {10, 9}}}));
+  EXPECT_EQ(sets.at("readers"), (std::vector<CoreRange>{{{10, 0}, {10, 7}}}));
+  EXPECT_EQ(sets.at("hubs"), (std::vector<CoreRange>{{{4, 4}, {5, 4}}}));
+}
+
+TEST(ProgramSpec, K4RequiresDirectMode) {
+  model::ModelConfig config = testing::config_of(Version::n15, 2);
+  ArenaOptions options;
+  options.reader_mode = ReaderMode::relay;
+  ArenaLayout layout = plan_arena(config, default_layout(config), options);
+  ProgramOptions k4;
+  EXPECT_TRUE(contains(error_of([&] { build_program_spec(blackhole_core_map(), layout, k4); }), "direct mode"));
+  ProgramOptions k1;
+  k1.kernel = Kernel::k1;
+  EXPECT_EQ(build_program_spec(blackhole_core_map(), layout, k1).cta("reader_mode"), 1u);
+}
+
+}  // namespace
+}  // namespace ditmk::tt
