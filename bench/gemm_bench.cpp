@@ -1,0 +1,154 @@
+// Our small-M GEMM against oneDNN's bf16 matmul on the action head's M = 64 shapes.
+//
+//   gemm_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//
+// Counters: weight_GB/s (packed weight bytes streamed per second) and GFLOP/s (2 M K N per call).
+// Two-thread runs split N for ours over a second std::thread that waits on a spin flag (as the
+// engine's persistent workers do); oneDNN uses its own OpenMP threads, limited by omp_set_num_threads.
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
+#include <atomic>
+#include <functional>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <thread>
+#include <vector>
+
+#include "ditmk/core/rng.hpp"
+#include "ditmk/cpu/kernels/gemm.hpp"
+
+namespace {
+
+using namespace ditmk;
+using namespace ditmk::cpu;
+
+constexpr int64_t kRows = 64;
+const int64_t kDims[] = {1536, 2048, 3072, 6144};
+
+std::vector<float> random_values(std::size_t count, uint64_t stream, float scale) {
+  const CounterRng rng(7, stream);
+  std::vector<float> v(count);
+  for (std::size_t i = 0; i < count; ++i) v[i] = scale * float(rng.normal(i));
+  return v;
+}
+
+// A second thread that runs one job per generation; the caller spins until it is done.
+class Helper {
+ public:
+  Helper() : thread_([this] { loop(); }) {}
+  ~Helper() {
+    stop_ = true;
+    generation_.fetch_add(1);
+    thread_.join();
+  }
+  void run_with(const std::function<void()>& helper_job, const std::function<void()>& own_job) {
+    job_ = helper_job;
+    done_.store(false);
+    generation_.fetch_add(1, std::memory_order_release);
+    own_job();
+    while (!done_.load(std::memory_order_acquire)) {
+    }
+  }
+
+ private:
+  void loop() {
+    uint64_t seen = 0;
+    for (;;) {
+      while (generation_.load(std::memory_order_acquire) == seen) {
+      }
+      seen = generation_.load();
+      if (stop_) return;
+      job_();
+      done_.store(true, std::memory_order_release);
+    }
+  }
+  std::function<void()> job_;
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<bool> done_{true};
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+void set_counters(benchmark::State& state, int64_t k, int64_t n, double weight_bytes) {
+  state.counters["weight_GB/s"] = benchmark::Counter(weight_bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * kRows * k * n / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_ditmk(benchmark::State& state, WeightFormat format) {
+  const int64_t k = state.range(0), n = state.range(1), threads = state.range(2);
+  std::vector<float> w_src = random_values(std::size_t(n * k), 1, 0.03f);
+  const TensorView view{DType::F32, {n, k}, reinterpret_cast<const std::byte*>(w_src.data())};
+  const PackedWeights w = PackedWeights::pack(view, WeightLayout::out_in, format);
+  const std::vector<float> x = random_values(std::size_t(kRows * k), 2, 1.0f);
+  std::vector<float> y(std::size_t(kRows * n));
+  std::vector<Tensor> scratch;
+  for (int t = 0; t < 2; ++t) scratch.emplace_back(DType::U8, Shape{int64_t(gemm_scratch_bytes(w, kRows)) + 64});
+  const auto args_for = [&](int t, int64_t begin, int64_t end) {
+    GemmArgs a;
+    a.x = x.data(), a.x_stride = k, a.m = kRows, a.weights = &w, a.y = y.data(), a.y_stride = n;
+    a.n_begin = begin, a.n_end = end, a.scratch = scratch[std::size_t(t)].bytes();
+    a.scratch_bytes = scratch[std::size_t(t)].nbytes();
+    return a;
+  };
+  const int64_t split = (n / 2 + kGemmColumnStep - 1) / kGemmColumnStep * kGemmColumnStep;
+  const GemmArgs whole = args_for(0, 0, n), first = args_for(0, 0, split), second = args_for(1, split, n);
+  Helper helper;
+  for (auto _ : state) {
+    if (threads == 1) {
+      gemm(whole);
+    } else {
+      helper.run_with([&] { gemm(second); }, [&] { gemm(first); });
+    }
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, k, n, double(w.bytes()));
+  state.SetLabel(std::string(isa_name(selected_isa())));
+}
+
+void BM_onednn_bf16(benchmark::State& state) {
+  const int64_t k = state.range(0), n = state.range(1), threads = state.range(2);
+  omp_set_num_threads(int(threads));
+  using dt = dnnl::memory::data_type;
+  using tag = dnnl::memory::format_tag;
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  const dnnl::memory::desc src_md({kRows, k}, dt::bf16, tag::ab);
+  const dnnl::memory::desc any_weights_md({k, n}, dt::bf16, tag::any);
+  const dnnl::memory::desc dst_md({kRows, n}, dt::f32, tag::ab);
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(src_md, any_weights_md, dst_md), engine);
+  const dnnl::matmul matmul(pd);
+
+  std::vector<float> w_src = random_values(std::size_t(k * n), 1, 0.03f);
+  const dnnl::memory::desc plain_f32_md({k, n}, dt::f32, tag::ab);
+  dnnl::memory plain(plain_f32_md, engine, w_src.data());
+  dnnl::memory weights(pd.weights_desc(), engine);
+  dnnl::reorder(plain, weights).execute(stream, plain, weights);  // pack once, as at load time
+  std::vector<float> x_src = random_values(std::size_t(kRows * k), 2, 1.0f);
+  dnnl::memory x_f32({{kRows, k}, dt::f32, tag::ab}, engine, x_src.data());
+  dnnl::memory src(src_md, engine);
+  dnnl::reorder(x_f32, src).execute(stream, x_f32, src);
+  dnnl::memory dst(dst_md, engine);
+  stream.wait();
+  for (auto _ : state) {
+    matmul.execute(stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}});
+    stream.wait();
+  }
+  set_counters(state, k, n, double(pd.weights_desc().get_size()));
+}
+
+void shapes(benchmark::internal::Benchmark* b) {
+  for (int64_t threads : {1, 2})
+    for (int64_t k : kDims)
+      for (int64_t n : kDims) b->Args({k, n, threads});
+  b->ArgNames({"K", "N", "threads"})->UseRealTime()->Unit(benchmark::kMicrosecond);
+}
+
+BENCHMARK_CAPTURE(BM_ditmk, bf16, WeightFormat::bf16)->Apply(shapes);
+BENCHMARK_CAPTURE(BM_ditmk, bfp8_b, WeightFormat::bfp8_b)->Apply(shapes);
+BENCHMARK_CAPTURE(BM_ditmk, fp32, WeightFormat::fp32)->Apply(shapes);
+BENCHMARK(BM_onednn_bf16)->Apply(shapes);
+
+}  // namespace
+
+BENCHMARK_MAIN();

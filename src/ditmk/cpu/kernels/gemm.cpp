@@ -1,0 +1,43 @@
+#include "ditmk/cpu/kernels/gemm.hpp"
+
+#include "ditmk/core/error.hpp"
+#include "ditmk/cpu/kernels/gemm_isa.hpp"
+
+namespace ditmk::cpu {
+namespace {
+
+void check_args(const GemmArgs& a) {
+  require(a.weights != nullptr, "gemm: weights is null");
+  const PackedWeights& w = *a.weights;
+  require(a.m >= 1 && a.m <= kGemmMaxRows, "gemm: m = {} outside 1..{}", a.m, kGemmMaxRows);
+  require(a.x != nullptr && a.x_stride >= w.k(), "gemm: x is null or x_stride {} < K = {}", a.x_stride, w.k());
+  require(a.y != nullptr && a.y_stride >= w.n(), "gemm: y is null or y_stride {} < N = {}", a.y_stride, w.n());
+  require(a.n_begin >= 0 && a.n_begin < a.n_end && a.n_end <= w.n(), "gemm: column range [{}, {}) not inside [0, {})",
+          a.n_begin, a.n_end, w.n());
+  require(a.n_begin % kGemmColumnStep == 0 && (a.n_end % kGemmColumnStep == 0 || a.n_end == w.n()),
+          "gemm: column range [{}, {}) is not on the {}-column grid", a.n_begin, a.n_end, kGemmColumnStep);
+  const std::size_t need = gemm_scratch_bytes(w, a.m);
+  require(a.scratch_bytes >= need && (need == 0 || a.scratch != nullptr), "gemm: scratch has {} bytes, needs {}",
+          a.scratch_bytes, need);
+  require(reinterpret_cast<uintptr_t>(a.scratch) % 64 == 0, "gemm: scratch is not 64-byte aligned");
+}
+
+}  // namespace
+
+std::size_t gemm_scratch_bytes(const PackedWeights& weights, int64_t m) {
+  if (weights.format() == WeightFormat::fp32) return 0;
+  return std::size_t(m * detail::scratch_row_stride(weights)) * sizeof(float);
+}
+
+void gemm(const GemmArgs& args, Isa isa) {
+  check_args(args);
+  require(isa_supported(isa), "gemm: instruction set {} is not supported by this CPU", isa_name(isa));
+  switch (isa) {
+    case Isa::portable: return detail::gemm_portable(args);
+    case Isa::avx2: return detail::gemm_avx2(args);
+    case Isa::avx512_bf16:
+    case Isa::amx_bf16: return detail::gemm_avx512(args);
+  }
+}
+
+}  // namespace ditmk::cpu

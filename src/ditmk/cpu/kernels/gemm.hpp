@@ -1,0 +1,51 @@
+#pragma once
+// y[M, n_begin:n_end] (fp32) = epilogue(x[M,K] * W^T) for the small-M products of the action head.
+//
+// x is fp32 rows. With bf16 or bfp8_b weights every ISA first rounds x to bf16 (into the caller's
+// scratch), so all ISAs multiply the same bf16 x bf16 products (exact in fp32) and differ only in
+// fp32 summation order; with fp32 weights x is used as given. Accumulation is fp32 throughout.
+// A call computes only the column range [n_begin, n_end): n_begin a multiple of kGemmColumnStep,
+// n_end a multiple of it or N, so threads can split N. No heap allocation and no threads inside.
+#include <cstddef>
+#include <cstdint>
+
+#include "ditmk/cpu/kernels/isa.hpp"
+#include "ditmk/cpu/kernels/packed_weights.hpp"
+
+namespace ditmk::cpu {
+
+inline constexpr int64_t kGemmMaxRows = 64;
+inline constexpr int64_t kGemmColumnStep = kPanelWidth;
+
+enum class Activation { none, relu, gelu_tanh, silu };
+// store: y = act(xW^T + b); accumulate: y += act(xW^T + b) (a residual add).
+enum class OutputMode { store, accumulate };
+
+struct GemmArgs {
+  const float* x = nullptr;
+  int64_t x_stride = 0;  // floats between rows of x
+  int64_t m = 0;         // 1..kGemmMaxRows
+  const PackedWeights* weights = nullptr;
+  const float* bias = nullptr;  // N values, or null
+  Activation activation = Activation::none;
+  OutputMode output = OutputMode::store;
+  float* y = nullptr;
+  int64_t y_stride = 0;  // floats between rows of y
+  int64_t n_begin = 0, n_end = 0;
+  std::byte* scratch = nullptr;  // gemm_scratch_bytes(weights, m) bytes, 64-byte aligned
+  std::size_t scratch_bytes = 0;
+};
+
+// Scratch one call needs (room for x rounded to bf16); one buffer per concurrent caller.
+std::size_t gemm_scratch_bytes(const PackedWeights& weights, int64_t m);
+
+// Checks args (ditmk::Error naming the field) and runs the kernel family of isa, which must be
+// supported here. amx_bf16 runs the AVX512-BF16 kernels (every AMX CPU has them).
+void gemm(const GemmArgs& args, Isa isa);
+inline void gemm(const GemmArgs& args) { gemm(args, selected_isa()); }
+
+// The slow oracle: double-precision sums over the same packed (rounded) weights and the same
+// bf16-rounded x, written in float; same column range and epilogue.
+void gemm_reference(const GemmArgs& args);
+
+}  // namespace ditmk::cpu

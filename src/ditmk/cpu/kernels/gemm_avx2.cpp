@@ -1,0 +1,139 @@
+// AVX2 + FMA kernels. There is no bf16 dot product, so bf16 and bfp8_b blocks are widened to fp32
+// [k][32] on the stack once per block (one shift or mask per value) and every tile runs fp32 FMA:
+// 3 rows x 32 columns = 12 ymm accumulators + 3 broadcasts + 1 weight register, the 16 AVX2 has.
+#include <immintrin.h>
+
+#include <cstring>
+
+#include "ditmk/cpu/kernels/gemm_driver.hpp"
+#include "ditmk/cpu/kernels/gemm_isa.hpp"
+
+namespace ditmk::cpu::detail {
+namespace {
+
+// e^v as in the AVX-512 kernels (Cephes polynomial), with 2^n built in the exponent field: the
+// clamp keeps n inside the normal range [-126, 127].
+__m256 exp_ps(__m256 v) {
+  v = _mm256_max_ps(_mm256_min_ps(v, _mm256_set1_ps(88.0f)), _mm256_set1_ps(-87.0f));
+  const __m256 n = _mm256_round_ps(_mm256_mul_ps(v, _mm256_set1_ps(1.44269504088896341f)),
+                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), v);
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
+  const __m256i scale = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+  return _mm256_mul_ps(p, _mm256_castsi256_ps(scale));
+}
+
+__m256 activate(__m256 v, Activation activation) {
+  const __m256 one = _mm256_set1_ps(1.0f);
+  switch (activation) {
+    case Activation::none: return v;
+    case Activation::relu: return _mm256_max_ps(v, _mm256_setzero_ps());
+    case Activation::silu: return _mm256_div_ps(v, _mm256_add_ps(one, exp_ps(_mm256_sub_ps(_mm256_setzero_ps(), v))));
+    case Activation::gelu_tanh: {
+      const __m256 v3 = _mm256_mul_ps(_mm256_mul_ps(v, v), v);
+      const __m256 u = _mm256_mul_ps(_mm256_set1_ps(0.7978845608028654f), _mm256_fmadd_ps(_mm256_set1_ps(0.044715f), v3, v));
+      return _mm256_div_ps(v, _mm256_add_ps(one, exp_ps(_mm256_mul_ps(_mm256_set1_ps(-2.0f), u))));
+    }
+  }
+  return v;
+}
+
+struct Micro {
+  using XElem = float;
+  using BlockElem = float;
+  static constexpr int kTileRows = 3;
+  static constexpr int64_t kBufferElems = kBlockK * kPanelWidth;
+
+  static const float* weight_block(const PackedWeights& w, int64_t panel, int64_t k0, int64_t k_count, float* buffer) {
+    if (w.format() == WeightFormat::fp32) return packed_rows<float>(w, panel, k0);
+    if (w.format() == WeightFormat::bf16) {
+      const uint16_t* pairs = packed_rows<uint16_t>(w, panel, k0);
+      const __m256i high_half = _mm256_set1_epi32(int(0xffff0000u));
+      for (int64_t k = 0; k < k_count; k += 2) {
+        for (int j = 0; j < 4; ++j) {
+          const __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i*>(pairs + k * kPanelWidth + 16 * j));
+          _mm256_store_ps(buffer + k * kPanelWidth + 8 * j, _mm256_castsi256_ps(_mm256_slli_epi32(v, 16)));
+          _mm256_store_ps(buffer + (k + 1) * kPanelWidth + 8 * j, _mm256_castsi256_ps(_mm256_and_si256(v, high_half)));
+        }
+      }
+      return buffer;
+    }
+    const float* steps = bfp8_step_table();
+    const uint8_t* group = bfp8_groups(w, panel, k0);
+    for (int64_t g = 0; g < k_count; g += kKAlign, group += PackedWeights::kBfp8GroupBytes) {
+      __m256 step[4];
+      for (int j = 0; j < 4; ++j) {
+        const __m128i e = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(group + 8 * j));
+        step[j] = _mm256_i32gather_ps(steps, _mm256_cvtepu8_epi32(e), 4);
+      }
+      for (int64_t p = 0; p < kKAlign / 2; ++p) {
+        for (int j = 0; j < 4; ++j) {
+          const auto* src = reinterpret_cast<const __m128i*>(group + kPanelWidth + p * 64 + 16 * j);
+          const __m256i q = _mm256_cvtepi8_epi16(_mm_loadu_si128(src));
+          const __m256 even = _mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(q, 16), 16));
+          const __m256 odd = _mm256_cvtepi32_ps(_mm256_srai_epi32(q, 16));
+          _mm256_store_ps(buffer + (g + 2 * p) * kPanelWidth + 8 * j, _mm256_mul_ps(even, step[j]));
+          _mm256_store_ps(buffer + (g + 2 * p + 1) * kPanelWidth + 8 * j, _mm256_mul_ps(odd, step[j]));
+        }
+      }
+    }
+    return buffer;
+  }
+
+  template <int R>
+  static void tile(const float* x, int64_t x_stride, const float* block, int64_t k_count, float* acc, bool first) {
+    __m256 c[R][4];
+    for (int r = 0; r < R; ++r)
+      for (int j = 0; j < 4; ++j) c[r][j] = first ? _mm256_setzero_ps() : _mm256_load_ps(acc + r * kPanelWidth + 8 * j);
+    for (int64_t k = 0; k < k_count; ++k) {
+      __m256 xv[R];
+      for (int r = 0; r < R; ++r) xv[r] = _mm256_broadcast_ss(x + r * x_stride + k);
+      for (int j = 0; j < 4; ++j) {
+        const __m256 wv = _mm256_load_ps(block + k * kPanelWidth + 8 * j);
+        for (int r = 0; r < R; ++r) c[r][j] = _mm256_fmadd_ps(wv, xv[r], c[r][j]);
+      }
+    }
+    for (int r = 0; r < R; ++r)
+      for (int j = 0; j < 4; ++j) _mm256_store_ps(acc + r * kPanelWidth + 8 * j, c[r][j]);
+  }
+
+  static void epilogue_row(const float* acc, const float* bias, float* y, int64_t count, Activation act, OutputMode out) {
+    int64_t j = 0;
+    for (; j + 8 <= count; j += 8) {
+      __m256 v = _mm256_loadu_ps(acc + j);
+      if (bias) v = _mm256_add_ps(v, _mm256_loadu_ps(bias + j));
+      v = activate(v, act);
+      if (out == OutputMode::accumulate) v = _mm256_add_ps(v, _mm256_loadu_ps(y + j));
+      _mm256_storeu_ps(y + j, v);
+    }
+    if (j < count) {  // the tail goes through a full vector on the stack
+      alignas(32) float lane[8] = {};
+      for (int64_t i = j; i < count; ++i) lane[i - j] = acc[i] + (bias ? bias[i] : 0.0f);
+      _mm256_store_ps(lane, activate(_mm256_load_ps(lane), act));
+      for (int64_t i = j; i < count; ++i) y[i] = out == OutputMode::accumulate ? y[i] + lane[i - j] : lane[i - j];
+    }
+  }
+};
+
+}  // namespace
+
+void gemm_avx2(const GemmArgs& args) {
+  const PackedWeights& w = *args.weights;
+  if (w.format() == WeightFormat::fp32) return run_gemm<Micro>(args, args.x, args.x_stride, w.k());
+  auto* x = reinterpret_cast<float*>(args.scratch);
+  const int64_t stride = scratch_row_stride(w);
+  for (int64_t r = 0; r < args.m; ++r) {
+    for (int64_t k = 0; k < w.k_padded(); ++k)
+      x[r * stride + k] = k < w.k() ? round_to_bf16(args.x[r * args.x_stride + k]) : 0.0f;
+  }
+  run_gemm<Micro>(args, x, stride, w.k_padded());
+}
+
+}  // namespace ditmk::cpu::detail

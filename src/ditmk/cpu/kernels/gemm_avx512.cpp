@@ -1,0 +1,195 @@
+// AVX-512 kernels. bf16 and bfp8_b weights run on vdpbf16ps: one instruction multiplies 16 columns
+// by one (k, k+1) pair of x, so x is rounded to bf16 pairs first and a k pair of a 32-column panel
+// is two zmm loads. A tile is 12 rows x 32 columns: 24 zmm accumulators, 2 for weights, the x pair
+// comes as an embedded broadcast, so each weight load feeds 12 dot products. fp32 weights use FMA in
+// the same tile shape.
+#include <immintrin.h>
+
+#include <cstring>
+
+// GCC 12's own AVX-512 headers trip -Wmaybe-uninitialized inside masked-load intrinsics (a known
+// false positive of those headers, not of this file).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+#include "ditmk/cpu/kernels/gemm_driver.hpp"
+#include "ditmk/cpu/kernels/gemm_isa.hpp"
+
+namespace ditmk::cpu::detail {
+namespace {
+
+constexpr int kTileRows = 12;
+
+// e^v to about 2 ulp: v = n ln2 + r with |r| <= ln2/2, a degree-6 polynomial for e^r (Cephes'
+// expf coefficients), then scale by 2^n. Inputs are clamped to where e^v is a finite normal float.
+__m512 exp_ps(__m512 v) {
+  v = _mm512_max_ps(_mm512_min_ps(v, _mm512_set1_ps(88.0f)), _mm512_set1_ps(-87.0f));
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(v, _mm512_set1_ps(1.44269504088896341f)),
+                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), v);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
+  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+  p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
+  return _mm512_scalef_ps(p, n);
+}
+
+// gelu_tanh(v) = 0.5 v (1 + tanh(u)) = v / (1 + e^(-2u)); silu(v) = v / (1 + e^(-v)).
+__m512 activate(__m512 v, Activation activation) {
+  const __m512 one = _mm512_set1_ps(1.0f);
+  switch (activation) {
+    case Activation::none: return v;
+    case Activation::relu: return _mm512_max_ps(v, _mm512_setzero_ps());
+    case Activation::silu: return _mm512_div_ps(v, _mm512_add_ps(one, exp_ps(_mm512_sub_ps(_mm512_setzero_ps(), v))));
+    case Activation::gelu_tanh: {
+      const __m512 v3 = _mm512_mul_ps(_mm512_mul_ps(v, v), v);
+      const __m512 u = _mm512_mul_ps(_mm512_set1_ps(0.7978845608028654f), _mm512_fmadd_ps(_mm512_set1_ps(0.044715f), v3, v));
+      return _mm512_div_ps(v, _mm512_add_ps(one, exp_ps(_mm512_mul_ps(_mm512_set1_ps(-2.0f), u))));
+    }
+  }
+  return v;
+}
+
+void epilogue_row(const float* acc, const float* bias, float* y, int64_t count, Activation act, OutputMode out) {
+  for (int64_t j = 0; j < count; j += 16) {
+    const __mmask16 mask = count - j >= 16 ? __mmask16(0xffff) : __mmask16((1u << (count - j)) - 1);
+    __m512 v = _mm512_maskz_loadu_ps(mask, acc + j);
+    if (bias) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, bias + j));
+    v = activate(v, act);
+    if (out == OutputMode::accumulate) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, y + j));
+    _mm512_mask_storeu_ps(y + j, mask, v);
+  }
+}
+
+__m512 broadcast_pair(const uint16_t* p) {
+  uint32_t bits;
+  std::memcpy(&bits, p, sizeof bits);
+  return _mm512_castsi512_ps(_mm512_set1_epi32(int(bits)));
+}
+
+// Decodes bfp8_b groups to bf16 pairs in the bf16 panel order: int8 magnitude * 2^(e - 133) is
+// exact in fp32 and fits bf16's 8-bit significand, so truncating to the top 16 bits is exact too.
+void decode_bfp8_block(const uint8_t* group, int64_t k_count, uint16_t* pairs) {
+  const __m512i high_half = _mm512_set1_epi32(int(0xffff0000u));
+  for (int64_t g = 0; g < k_count; g += kKAlign, group += PackedWeights::kBfp8GroupBytes) {
+    __m512 exponent[2];
+    for (int h = 0; h < 2; ++h) {
+      const __m512i e = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(group + 16 * h)));
+      exponent[h] = _mm512_sub_ps(_mm512_cvtepi32_ps(e), _mm512_set1_ps(133.0f));
+    }
+    const uint8_t* magnitudes = group + kPanelWidth;
+    for (int64_t p = 0; p < kKAlign / 2; ++p) {
+      for (int h = 0; h < 2; ++h) {
+        const __m512i q = _mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(magnitudes + p * 64 + h * 32)));
+        const __m512 even = _mm512_scalef_ps(_mm512_cvtepi32_ps(_mm512_srai_epi32(_mm512_slli_epi32(q, 16), 16)), exponent[h]);
+        const __m512 odd = _mm512_scalef_ps(_mm512_cvtepi32_ps(_mm512_srai_epi32(q, 16)), exponent[h]);
+        const __m512i packed = _mm512_or_si512(_mm512_and_si512(_mm512_castps_si512(odd), high_half),
+                                               _mm512_srli_epi32(_mm512_castps_si512(even), 16));
+        _mm512_store_si512(pairs + ((g / 2 + p) * kPanelWidth + 16 * h) * 2, packed);
+      }
+    }
+  }
+}
+
+struct PairMicro {
+  using XElem = uint16_t;
+  using BlockElem = uint16_t;
+  static constexpr int kTileRows = detail::kTileRows;
+  static constexpr int64_t kBufferElems = kBlockK * kPanelWidth;
+
+  static const uint16_t* weight_block(const PackedWeights& w, int64_t panel, int64_t k0, int64_t k_count, uint16_t* buffer) {
+    if (w.format() == WeightFormat::bf16) return packed_rows<uint16_t>(w, panel, k0);
+    decode_bfp8_block(bfp8_groups(w, panel, k0), k_count, buffer);
+    return buffer;
+  }
+
+  template <int R>
+  static void tile(const uint16_t* x, int64_t x_stride, const uint16_t* block, int64_t k_count, float* acc, bool first) {
+    __m512 c[R][2];
+    for (int r = 0; r < R; ++r)
+      for (int j = 0; j < 2; ++j) c[r][j] = first ? _mm512_setzero_ps() : _mm512_load_ps(acc + r * kPanelWidth + 16 * j);
+    for (int64_t kp = 0; kp < k_count / 2; ++kp) {
+      const __m512bh w0 = (__m512bh)_mm512_load_si512(block + kp * 64);
+      const __m512bh w1 = (__m512bh)_mm512_load_si512(block + kp * 64 + 32);
+#pragma GCC unroll 12
+      for (int r = 0; r < R; ++r) {
+        const __m512bh xp = (__m512bh)broadcast_pair(x + r * x_stride + 2 * kp);
+        c[r][0] = _mm512_dpbf16_ps(c[r][0], w0, xp);
+        c[r][1] = _mm512_dpbf16_ps(c[r][1], w1, xp);
+      }
+    }
+    for (int r = 0; r < R; ++r)
+      for (int j = 0; j < 2; ++j) _mm512_store_ps(acc + r * kPanelWidth + 16 * j, c[r][j]);
+  }
+
+  static void epilogue_row(const float* acc, const float* bias, float* y, int64_t count, Activation act, OutputMode out) {
+    detail::epilogue_row(acc, bias, y, count, act, out);
+  }
+};
+
+struct Fp32Micro {
+  using XElem = float;
+  using BlockElem = float;
+  static constexpr int kTileRows = detail::kTileRows;
+  static constexpr int64_t kBufferElems = 1;  // fp32 panels are read in place
+
+  static const float* weight_block(const PackedWeights& w, int64_t panel, int64_t k0, int64_t, float*) {
+    return packed_rows<float>(w, panel, k0);
+  }
+
+  template <int R>
+  static void tile(const float* x, int64_t x_stride, const float* block, int64_t k_count, float* acc, bool first) {
+    __m512 c[R][2];
+    for (int r = 0; r < R; ++r)
+      for (int j = 0; j < 2; ++j) c[r][j] = first ? _mm512_setzero_ps() : _mm512_load_ps(acc + r * kPanelWidth + 16 * j);
+    for (int64_t k = 0; k < k_count; ++k) {
+      const __m512 w0 = _mm512_load_ps(block + k * kPanelWidth);
+      const __m512 w1 = _mm512_load_ps(block + k * kPanelWidth + 16);
+#pragma GCC unroll 12
+      for (int r = 0; r < R; ++r) {
+        const __m512 xv = _mm512_set1_ps(x[r * x_stride + k]);
+        c[r][0] = _mm512_fmadd_ps(w0, xv, c[r][0]);
+        c[r][1] = _mm512_fmadd_ps(w1, xv, c[r][1]);
+      }
+    }
+    for (int r = 0; r < R; ++r)
+      for (int j = 0; j < 2; ++j) _mm512_store_ps(acc + r * kPanelWidth + 16 * j, c[r][j]);
+  }
+
+  static void epilogue_row(const float* acc, const float* bias, float* y, int64_t count, Activation act, OutputMode out) {
+    detail::epilogue_row(acc, bias, y, count, act, out);
+  }
+};
+
+// x rows to bf16 (round to nearest even, as f32_to_bf16), zero-padded to k_padded. The conversion
+// treats fp32 subnormals as zero (the instruction's fixed DAZ), which f32_to_bf16 does not.
+void round_rows_to_bf16(const GemmArgs& args, int64_t k, int64_t k_padded, int64_t out_stride, uint16_t* out) {
+  for (int64_t r = 0; r < args.m; ++r) {
+    const float* src = args.x + r * args.x_stride;
+    uint16_t* dst = out + r * out_stride;
+    for (int64_t k0 = 0; k0 < k_padded; k0 += 32) {
+      const int64_t valid = std::clamp<int64_t>(k - k0, 0, 32);
+      const __mmask16 lo = __mmask16((1u << std::min<int64_t>(valid, 16)) - 1);
+      const __mmask16 hi = __mmask16((1u << std::max<int64_t>(valid - 16, 0)) - 1);
+      const __m512bh both = _mm512_cvtne2ps_pbh(_mm512_maskz_loadu_ps(hi, src + k0 + 16), _mm512_maskz_loadu_ps(lo, src + k0));
+      const int64_t width = std::min<int64_t>(32, k_padded - k0);
+      const __mmask32 store = width == 32 ? __mmask32(0xffffffffu) : __mmask32((1u << width) - 1);
+      _mm512_mask_storeu_epi16(dst + k0, store, (__m512i)both);
+    }
+  }
+}
+
+}  // namespace
+
+void gemm_avx512(const GemmArgs& args) {
+  const PackedWeights& w = *args.weights;
+  if (w.format() == WeightFormat::fp32) return run_gemm<Fp32Micro>(args, args.x, args.x_stride, w.k());
+  auto* x = reinterpret_cast<uint16_t*>(args.scratch);
+  round_rows_to_bf16(args, w.k(), w.k_padded(), scratch_row_stride(w), x);
+  run_gemm<PairMicro>(args, x, scratch_row_stride(w), w.k_padded());
+}
+
+}  // namespace ditmk::cpu::detail

@@ -1,0 +1,93 @@
+#pragma once
+// The loop nest every ISA's GEMM shares. Only the inner pieces differ per ISA and come from a Micro
+// policy type: how a block of weights is made ready, the register tile, and the epilogue of a row.
+//
+//   for each 32-column panel in [n_begin, n_end):
+//     for each block of kBlockK rows of K:
+//       ready the block: a pointer into the packed panel, or (bfp8_b, or bf16 on ISAs without a
+//       bf16 dot product) decoded into a small buffer on the stack
+//       for each tile of at most Micro::kTileRows rows of x: acc[tile] += x[tile, block] * block
+//     epilogue over the panel's M x 32 accumulators: bias, activation, store or add into y
+//
+// A block is 256 rows x 32 columns (16 KiB as bf16 pairs, 32 KiB as fp32): it stays in L1 while
+// every row tile reuses it, so each weight byte leaves DRAM once per call and is decoded once per
+// call; the M x 32 fp32 accumulators (8 KiB at M = 64) stay in L1 between blocks.
+//
+// This header is included by one file per ISA and compiled with that file's instruction set, so
+// everything here has internal linkage: no two ISAs may share (and the linker merge) one copy.
+#include <algorithm>
+#include <cstdint>
+
+#include "ditmk/cpu/kernels/gemm.hpp"
+
+namespace ditmk::cpu::detail {
+namespace {
+
+constexpr int64_t kBlockK = 256;
+static_assert(kBlockK % kKAlign == 0);
+
+// Micro::tile<R> for R = rows, found by walking down from the widest tile (rows >= 1).
+template <class Micro, int R = Micro::kTileRows>
+void run_tile(int64_t rows, const typename Micro::XElem* x, int64_t x_stride,
+              const typename Micro::BlockElem* block, int64_t k_count, float* acc, bool first) {
+  if constexpr (R > 1) {
+    if (rows < R) return run_tile<Micro, R - 1>(rows, x, x_stride, block, k_count, acc, first);
+  }
+  Micro::template tile<R>(x, x_stride, block, k_count, acc, first);
+}
+
+// Asks for share t of `tiles` of the next block's cache lines: spread over the row tiles, the DRAM
+// reads for block b+1 overlap the arithmetic on block b instead of stalling its first tile.
+inline void prefetch_share(const char* next_block, std::size_t bytes, int64_t t, int64_t tiles) {
+  const std::size_t lines = bytes / 64;
+  for (std::size_t line = lines * std::size_t(t) / std::size_t(tiles); line < lines * std::size_t(t + 1) / std::size_t(tiles); ++line)
+    __builtin_prefetch(next_block + line * 64);
+}
+
+// x: the prepared rows (the caller's fp32 x, or x rounded to bf16 in the policy's element type,
+// zero-padded to k_padded); k_extent: how many K rows the tiles walk (K, or k_padded for padded x).
+template <class Micro>
+void run_gemm(const GemmArgs& args, const typename Micro::XElem* x, int64_t x_stride, int64_t k_extent) {
+  const PackedWeights& w = *args.weights;
+  alignas(64) float acc[kGemmMaxRows * kPanelWidth];
+  alignas(64) typename Micro::BlockElem buffer[Micro::kBufferElems];
+  const int64_t tiles = (args.m + Micro::kTileRows - 1) / Micro::kTileRows;
+  for (int64_t panel = args.n_begin / kPanelWidth; panel * kPanelWidth < args.n_end; ++panel) {
+    for (int64_t k0 = 0; k0 < k_extent; k0 += kBlockK) {
+      const int64_t k_count = std::min(kBlockK, k_extent - k0);
+      const typename Micro::BlockElem* block = Micro::weight_block(w, panel, k0, k_count, buffer);
+      // Blocks lie back to back in memory, so the next one starts where this one ends.
+      const std::size_t block_bytes = w.panel_bytes() / std::size_t(w.k_padded()) * std::size_t(k_count);
+      const char* next_block = reinterpret_cast<const char*>(w.panel(panel)) +
+                               w.panel_bytes() / std::size_t(w.k_padded()) * std::size_t(k0) + block_bytes;
+      int64_t row = 0;
+      for (int64_t t = 0; t < tiles; ++t) {
+        prefetch_share(next_block, block_bytes, t, tiles);
+        const int64_t rows = (args.m - row + (tiles - t) - 1) / (tiles - t);  // balanced tile heights
+        run_tile<Micro>(rows, x + row * x_stride + k0, x_stride, block, k_count, acc + row * kPanelWidth, k0 == 0);
+        row += rows;
+      }
+    }
+    const int64_t c0 = std::max(args.n_begin, panel * kPanelWidth);
+    const int64_t c1 = std::min(args.n_end, panel * kPanelWidth + kPanelWidth);
+    for (int64_t r = 0; r < args.m; ++r) {
+      Micro::epilogue_row(acc + r * kPanelWidth + (c0 - panel * kPanelWidth), args.bias ? args.bias + c0 : nullptr,
+                          args.y + r * args.y_stride + c0, c1 - c0, args.activation, args.output);
+    }
+  }
+}
+
+// Weight rows [k0, k0 + k_count) of a packed panel as a pointer of the policy's element type, for
+// formats the tile reads in place.
+template <typename T>
+const T* packed_rows(const PackedWeights& w, int64_t panel, int64_t k0) {
+  return reinterpret_cast<const T*>(w.panel(panel)) + k0 * kPanelWidth;
+}
+
+// The bfp8_b group blocks (32 exponents + 8 k pairs x 32 columns of int8) covering rows k0...
+inline const uint8_t* bfp8_groups(const PackedWeights& w, int64_t panel, int64_t k0) {
+  return reinterpret_cast<const uint8_t*>(w.panel(panel)) + std::size_t(k0 / kKAlign) * PackedWeights::kBfp8GroupBytes;
+}
+
+}  // namespace
+}  // namespace ditmk::cpu::detail

@@ -1,0 +1,118 @@
+#include "ditmk/cpu/kernels/isa.hpp"
+
+#include <cpuid.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+
+#include "ditmk/core/error.hpp"
+
+namespace ditmk::cpu {
+namespace {
+
+struct CpuidRegs {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+};
+
+CpuidRegs cpuid(unsigned leaf, unsigned subleaf) {
+  CpuidRegs r;
+  if (!__get_cpuid_count(leaf, subleaf, &r.eax, &r.ebx, &r.ecx, &r.edx)) return {};
+  return r;
+}
+
+bool bit(unsigned value, int index) { return (value >> index) & 1u; }
+
+uint64_t read_xcr0() {
+  uint32_t lo = 0, hi = 0;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return (uint64_t(hi) << 32) | lo;
+}
+
+// Linux keeps AMX tile data off until a process asks for it; without the grant the first tile
+// instruction faults, so a refusal means "no AMX" rather than an error.
+bool request_amx_permission() {
+  constexpr int kArchReqXcompPerm = 0x1023;
+  constexpr int kXfeatureXtiledata = 18;
+  return syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0;
+}
+
+Isa detect() {
+  const CpuidRegs leaf1 = cpuid(1, 0);
+  if (!bit(leaf1.ecx, 27)) return Isa::portable;  // OSXSAVE: xgetbv is usable
+  const uint64_t xcr0 = read_xcr0();
+  const bool os_ymm = (xcr0 & 0x6) == 0x6;
+  const bool os_zmm = (xcr0 & 0xe6) == 0xe6;
+  const bool os_tiles = (xcr0 & 0x60000) == 0x60000;
+  const CpuidRegs leaf7 = cpuid(7, 0);
+  const CpuidRegs leaf7_1 = cpuid(7, 1);
+  const bool avx2 = bit(leaf7.ebx, 5) && bit(leaf1.ecx, 12) && bit(leaf1.ecx, 28) && bit(leaf1.ecx, 29);
+  const bool avx512 = bit(leaf7.ebx, 16) && bit(leaf7.ebx, 17) && bit(leaf7.ebx, 30) &&
+                      bit(leaf7.ebx, 31) && bit(leaf7_1.eax, 5);  // F, DQ, BW, VL, BF16
+  const bool amx = bit(leaf7.edx, 24) && bit(leaf7.edx, 22);     // AMX-TILE, AMX-BF16
+  if (!(avx2 && os_ymm)) return Isa::portable;
+  if (!(avx512 && os_zmm)) return Isa::avx2;
+  if (!(amx && os_tiles && request_amx_permission())) return Isa::avx512_bf16;
+  return Isa::amx_bf16;
+}
+
+Isa environment_limit() {
+  const char* value = std::getenv("DITMK_ISA");
+  if (value == nullptr || *value == '\0') return Isa::amx_bf16;
+  try {
+    return parse_isa(value);
+  } catch (const Error&) {
+    fail("DITMK_ISA: unknown instruction set '{}' (portable, avx2, avx512, amx)", value);
+  }
+}
+
+std::atomic<int> g_limit{int(Isa::amx_bf16)};
+
+}  // namespace
+
+std::string_view isa_name(Isa isa) {
+  switch (isa) {
+    case Isa::portable: return "portable";
+    case Isa::avx2: return "avx2";
+    case Isa::avx512_bf16: return "avx512";
+    case Isa::amx_bf16: return "amx";
+  }
+  return "unknown";
+}
+
+Isa parse_isa(std::string_view name) {
+  for (Isa isa : {Isa::portable, Isa::avx2, Isa::avx512_bf16, Isa::amx_bf16})
+    if (name == isa_name(isa)) return isa;
+  fail("isa: unknown instruction set '{}' (portable, avx2, avx512, amx)", name);
+}
+
+Isa detected_isa() {
+  static const Isa detected = detect();
+  return detected;
+}
+
+bool isa_supported(Isa isa) { return int(isa) <= int(detected_isa()); }
+
+std::vector<Isa> supported_isas() {
+  std::vector<Isa> isas;
+  for (Isa isa : {Isa::portable, Isa::avx2, Isa::avx512_bf16, Isa::amx_bf16})
+    if (isa_supported(isa)) isas.push_back(isa);
+  return isas;
+}
+
+Isa selected_isa() {
+  static const Isa from_environment = environment_limit();
+  return Isa(std::min({int(detected_isa()), int(from_environment), g_limit.load()}));
+}
+
+void limit_isa(std::string_view name) {
+  const int requested = int(parse_isa(name));
+  int current = g_limit.load();
+  while (requested < current && !g_limit.compare_exchange_weak(current, requested)) {
+  }
+}
+
+}  // namespace ditmk::cpu

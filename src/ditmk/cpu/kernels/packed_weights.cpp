@@ -1,0 +1,138 @@
+#include "ditmk/cpu/kernels/packed_weights.hpp"
+
+#include <array>
+#include <cmath>
+#include <vector>
+
+#include "ditmk/core/error.hpp"
+#include "ditmk/tt/format/bfp8.hpp"
+
+namespace ditmk::cpu {
+namespace {
+
+static_assert(tt::kBfp8GroupSize == kKAlign);
+
+// Reads the source as a dense [N][K] float matrix whatever its layout and dtype.
+std::vector<float> read_as_n_by_k(const TensorView& source, WeightLayout layout, int64_t n, int64_t k) {
+  std::vector<float> out(std::size_t(n * k));
+  for (int64_t row = 0; row < source.shape[0]; ++row) {
+    for (int64_t col = 0; col < source.shape[1]; ++col) {
+      const std::size_t i = std::size_t(row * source.shape[1] + col);
+      const float value = source.dtype == DType::F32    ? source.as<float>()[i]
+                          : source.dtype == DType::BF16 ? bf16_to_f32(source.as<uint16_t>()[i])
+                                                        : f16_to_f32(source.as<uint16_t>()[i]);
+      const int64_t nn = layout == WeightLayout::out_in ? row : col;
+      const int64_t kk = layout == WeightLayout::out_in ? col : row;
+      out[std::size_t(nn * k + kk)] = value;
+    }
+  }
+  return out;
+}
+
+// Position of (k, column c) inside a panel of paired layout: k pair, then column, then k parity.
+std::size_t pair_index(int64_t k, int64_t c) { return std::size_t(((k / 2) * kPanelWidth + c) * 2 + k % 2); }
+
+// Magnitude with its sign folded in as two's complement, so the kernels widen it with one signed
+// byte extension. Values the codec flushes to zero are stored as zero, which keeps
+// int8 * 2^(e - 133) equal to bfp8_decode_value for every byte.
+int8_t signed_magnitude(uint8_t exponent, uint8_t mantissa) {
+  if (tt::bfp8_decode_value(exponent, mantissa) == 0.0f) return 0;
+  const int magnitude = mantissa & 0x7f;
+  return int8_t((mantissa & 0x80) ? -magnitude : magnitude);
+}
+
+}  // namespace
+
+std::string_view weight_format_name(WeightFormat format) {
+  switch (format) {
+    case WeightFormat::fp32: return "fp32";
+    case WeightFormat::bf16: return "bf16";
+    case WeightFormat::bfp8_b: return "bfp8_b";
+  }
+  return "unknown";
+}
+
+WeightFormat parse_weight_format(std::string_view name) {
+  for (WeightFormat f : {WeightFormat::fp32, WeightFormat::bf16, WeightFormat::bfp8_b})
+    if (name == weight_format_name(f)) return f;
+  fail("weight format: unknown '{}' (fp32, bf16, bfp8_b)", name);
+}
+
+const float* bfp8_step_table() {
+  static const std::array<float, 256> table = [] {
+    std::array<float, 256> t{};
+    for (int e = 0; e < 256; ++e) t[std::size_t(e)] = std::ldexp(1.0f, e - 133);
+    return t;
+  }();
+  return table.data();
+}
+
+PackedWeights PackedWeights::pack(const TensorView& source, WeightLayout layout, WeightFormat format,
+                                  std::string_view name) {
+  require(source.shape.size() == 2 && source.shape[0] > 0 && source.shape[1] > 0,
+          "{}: expected a non-empty 2-D weight, got shape {}", name, shape_str(source.shape));
+  require(source.dtype == DType::F32 || source.dtype == DType::BF16 || source.dtype == DType::F16,
+          "{}: weight dtype {} is not F32, BF16 or F16", name, dtype_name(source.dtype));
+  require(source.data != nullptr, "{}: weight has no data", name);
+  PackedWeights w;
+  w.format_ = format;
+  w.n_ = layout == WeightLayout::out_in ? source.shape[0] : source.shape[1];
+  w.k_ = layout == WeightLayout::out_in ? source.shape[1] : source.shape[0];
+  w.k_padded_ = (w.k_ + kKAlign - 1) / kKAlign * kKAlign;
+  const std::size_t panel_values = std::size_t(w.k_padded_ * kPanelWidth);
+  w.panel_bytes_ = format == WeightFormat::fp32   ? panel_values * 4
+                   : format == WeightFormat::bf16 ? panel_values * 2
+                                                  : std::size_t(w.k_padded_ / kKAlign) * kBfp8GroupBytes;
+  w.storage_ = Tensor(DType::U8, {int64_t(w.panel_bytes_) * w.panels()});
+
+  const std::vector<float> dense = read_as_n_by_k(source, layout, w.n_, w.k_);
+  const auto at = [&](int64_t n, int64_t k) { return n < w.n_ && k < w.k_ ? dense[std::size_t(n * w.k_ + k)] : 0.0f; };
+  for (int64_t p = 0; p < w.panels(); ++p) {
+    std::byte* panel = w.storage_.bytes() + std::size_t(p) * w.panel_bytes_;
+    for (int64_t c = 0; c < kPanelWidth; ++c) {
+      const int64_t n = p * kPanelWidth + c;
+      for (int64_t g = 0; g < w.k_padded_ / kKAlign; ++g) {
+        float group[kKAlign];
+        for (int64_t i = 0; i < kKAlign; ++i) group[i] = at(n, g * kKAlign + i);
+        if (format == WeightFormat::fp32) {
+          auto* dst = reinterpret_cast<float*>(panel);
+          for (int64_t i = 0; i < kKAlign; ++i) dst[(g * kKAlign + i) * kPanelWidth + c] = group[i];
+        } else if (format == WeightFormat::bf16) {
+          auto* dst = reinterpret_cast<uint16_t*>(panel);
+          for (int64_t i = 0; i < kKAlign; ++i) dst[pair_index(g * kKAlign + i, c)] = f32_to_bf16(group[i]);
+        } else {
+          uint8_t mantissas[kKAlign];
+          uint8_t exponent = 0;
+          try {
+            exponent = tt::bfp8_encode_group(group, mantissas);
+          } catch (const Error& e) {
+            fail("{}: column {}, rows {}..{}: {}", name, n, g * kKAlign, g * kKAlign + kKAlign - 1, e.what());
+          }
+          auto* block = reinterpret_cast<uint8_t*>(panel) + std::size_t(g) * kBfp8GroupBytes;
+          block[c] = exponent;
+          for (int64_t i = 0; i < kKAlign; ++i)
+            block[kPanelWidth + pair_index(i, c)] = uint8_t(signed_magnitude(exponent, mantissas[i]));
+        }
+      }
+    }
+  }
+  return w;
+}
+
+float PackedWeights::value(int64_t n, int64_t k) const {
+  require(n >= 0 && n < n_ && k >= 0 && k < k_, "packed weight: index ({}, {}) outside [{}, {}]", n, k, n_, k_);
+  const std::byte* p = panel(n / kPanelWidth);
+  const int64_t c = n % kPanelWidth;
+  switch (format_) {
+    case WeightFormat::fp32: return reinterpret_cast<const float*>(p)[k * kPanelWidth + c];
+    case WeightFormat::bf16: return bf16_to_f32(reinterpret_cast<const uint16_t*>(p)[pair_index(k, c)]);
+    case WeightFormat::bfp8_b: {
+      const auto* block = reinterpret_cast<const uint8_t*>(p) + std::size_t(k / kKAlign) * kBfp8GroupBytes;
+      const auto q = int8_t(block[kPanelWidth + pair_index(k % kKAlign, c)]);
+      return float(q) * bfp8_step_table()[block[c]];
+    }
+  }
+  return 0.0f;
+}
+
+}  // namespace ditmk::cpu

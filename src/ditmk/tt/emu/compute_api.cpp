@@ -1,0 +1,222 @@
+#include "ditmk/tt/emu/compute_api.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ditmk/tt/emu/launch_state.hpp"
+#include "ditmk/tt/format/codec.hpp"
+
+namespace ditmk::tt::emu {
+
+namespace {
+
+ProcessorRuntime& trisc(std::string_view call) {
+  ProcessorRuntime& p = current();
+  if (p.processor != Processor::trisc) {
+    raise(FaultKind::bad_call, "{} is a compute call; only TRISC runs it", call);
+  }
+  if (p.dst.empty()) {
+    p.dst.assign(std::size_t(kDstTiles) * kTileElems, 0.0f);
+    p.operand.assign(std::size_t(2) * kTileElems, 0.0f);
+  }
+  return p;
+}
+
+void require_state(ProcessorRuntime& p, DstState state, std::string_view call, std::string_view need) {
+  if (p.dst_state != state) raise(FaultKind::bad_call, "{}: DST must be {} first", call, need);
+}
+
+float* dst_tile(ProcessorRuntime& p, uint32_t dst, std::string_view call) {
+  if (dst >= kDstTiles) {
+    raise(FaultKind::bad_call, "{}: DST index {} is not below the {} DST tiles", call, dst, kDstTiles);
+  }
+  return p.dst.data() + std::size_t(dst) * kTileElems;
+}
+
+CbRuntime& tile_cb(uint32_t id, std::string_view call) {
+  CbRuntime* cb = id < kMaxCbId ? current().core->cbs[id] : nullptr;
+  if (!cb) raise(FaultKind::bad_call, "{}: core {} has no CB #{}", call, core_name(current().core->coord), id);
+  if (cb->config->page_bytes != tile_bytes(cb->config->format)) {
+    raise(FaultKind::bad_call, "{}: CB {} pages are {} B, not one {} tile", call, cb->name(),
+          cb->config->page_bytes, tile_format_name(cb->config->format));
+  }
+  return *cb;
+}
+
+// Unpacks tile `tile` counted from the CB's front into row-major fp32 values.
+void unpack(uint32_t id, uint32_t tile, float* out, std::string_view call) {
+  const CbRuntime& cb = tile_cb(id, call);
+  if (tile >= cb.occupied()) {
+    raise(FaultKind::cb_underflow, "{}: reads tile {} of cb {}, which has {} pages at the front", call,
+          tile, cb.name(), cb.occupied());
+  }
+  if (cb.rd_page + tile >= cb.pages) {
+    raise(FaultKind::cb_overflow, "{}: tile {} from front page {} of cb {} lies past its {}-page end",
+          call, tile, cb.rd_page, cb.name(), cb.pages);
+  }
+  const uint32_t address = cb.config->address + (cb.rd_page + tile) * cb.config->page_bytes;
+  const uint32_t index = core_index(current().core->coord);
+  require_written_l1(index, address, cb.config->page_bytes, call);
+  float ordered[kTileElems];
+  unpack_tile(cb.config->format, l1_bytes(index, address), ordered);
+  untilize_tile(ordered, out, kTile);
+}
+
+template <typename Op>
+void binary(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst,
+            Broadcast broadcast, std::string_view call, Op op) {
+  ProcessorRuntime& p = trisc(call);
+  require_state(p, DstState::acquired, call, "acquired");
+  float* a = p.operand.data();
+  float* b = a + kTileElems;
+  unpack(cb_a, tile_a, a, call);
+  unpack(cb_b, tile_b, b, call);
+  float* out = dst_tile(p, dst, call);
+  for (int r = 0; r < kTile; ++r) {
+    for (int c = 0; c < kTile; ++c) {
+      const int br = broadcast == Broadcast::row || broadcast == Broadcast::scalar ? 0 : r;
+      const int bc = broadcast == Broadcast::col || broadcast == Broadcast::scalar ? 0 : c;
+      out[r * kTile + c] = op(a[r * kTile + c], b[br * kTile + bc]);
+    }
+  }
+}
+
+template <typename Op>
+void unary(uint32_t dst, std::string_view call, Op op) {
+  ProcessorRuntime& p = trisc(call);
+  require_state(p, DstState::acquired, call, "acquired");
+  float* values = dst_tile(p, dst, call);
+  for (int i = 0; i < kTileElems; ++i) values[i] = op(values[i]);
+}
+
+}  // namespace
+
+void tile_regs_acquire() {
+  ProcessorRuntime& p = trisc("tile_regs_acquire");
+  require_state(p, DstState::released, "tile_regs_acquire", "released");
+  std::fill(p.dst.begin(), p.dst.end(), 0.0f);
+  p.dst_state = DstState::acquired;
+}
+
+void tile_regs_commit() {
+  ProcessorRuntime& p = trisc("tile_regs_commit");
+  require_state(p, DstState::acquired, "tile_regs_commit", "acquired");
+  p.dst_state = DstState::committed;
+}
+
+void tile_regs_wait() {
+  ProcessorRuntime& p = trisc("tile_regs_wait");
+  require_state(p, DstState::committed, "tile_regs_wait", "committed");
+  p.dst_state = DstState::waited;
+}
+
+void tile_regs_release() {
+  ProcessorRuntime& p = trisc("tile_regs_release");
+  require_state(p, DstState::waited, "tile_regs_release", "waited on");
+  p.dst_state = DstState::released;
+}
+
+void copy_tile(uint32_t cb, uint32_t tile, uint32_t dst) {
+  ProcessorRuntime& p = trisc("copy_tile");
+  require_state(p, DstState::acquired, "copy_tile", "acquired");
+  unpack(cb, tile, dst_tile(p, dst, "copy_tile"), "copy_tile");
+}
+
+void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst) {
+  constexpr std::string_view call = "matmul_tiles";
+  ProcessorRuntime& p = trisc(call);
+  require_state(p, DstState::acquired, call, "acquired");
+  float* a = p.operand.data();
+  float* b = a + kTileElems;
+  unpack(cb_a, tile_a, a, call);
+  unpack(cb_b, tile_b, b, call);
+  float* out = dst_tile(p, dst, call);
+  // k ascending for every output element: the order a host reference can reproduce exactly
+  for (int r = 0; r < kTile; ++r) {
+    float* row = out + r * kTile;
+    for (int k = 0; k < kTile; ++k) {
+      const float scale = a[r * kTile + k];
+      const float* b_row = b + k * kTile;
+      for (int c = 0; c < kTile; ++c) row[c] += scale * b_row[c];
+    }
+  }
+}
+
+void add_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst,
+               Broadcast broadcast) {
+  binary(cb_a, cb_b, tile_a, tile_b, dst, broadcast, "add_tiles", [](float x, float y) { return x + y; });
+}
+
+void sub_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst,
+               Broadcast broadcast) {
+  binary(cb_a, cb_b, tile_a, tile_b, dst, broadcast, "sub_tiles", [](float x, float y) { return x - y; });
+}
+
+void mul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst,
+               Broadcast broadcast) {
+  binary(cb_a, cb_b, tile_a, tile_b, dst, broadcast, "mul_tiles", [](float x, float y) { return x * y; });
+}
+
+void reduce_tile(ReduceFunc func, ReduceDim dim, uint32_t cb, uint32_t tile, uint32_t dst) {
+  constexpr std::string_view call = "reduce_tile";
+  ProcessorRuntime& p = trisc(call);
+  require_state(p, DstState::acquired, call, "acquired");
+  float* in = p.operand.data();
+  unpack(cb, tile, in, call);
+  const float start = func == ReduceFunc::sum ? 0.0f : -std::numeric_limits<float>::infinity();
+  auto combine = [func](float acc, float v) { return func == ReduceFunc::sum ? acc + v : std::max(acc, v); };
+  float* out = dst_tile(p, dst, call);
+  std::fill(out, out + kTileElems, 0.0f);
+  if (dim == ReduceDim::row) {
+    for (int r = 0; r < kTile; ++r) {
+      float acc = start;
+      for (int c = 0; c < kTile; ++c) acc = combine(acc, in[r * kTile + c]);
+      out[r * kTile] = acc;
+    }
+  } else if (dim == ReduceDim::col) {
+    for (int c = 0; c < kTile; ++c) {
+      float acc = start;
+      for (int r = 0; r < kTile; ++r) acc = combine(acc, in[r * kTile + c]);
+      out[c] = acc;
+    }
+  } else {
+    float acc = start;
+    for (int i = 0; i < kTileElems; ++i) acc = combine(acc, in[i]);
+    out[0] = acc;
+  }
+}
+
+void exp_tile(uint32_t dst) { unary(dst, "exp_tile", [](float x) { return std::exp(x); }); }
+void recip_tile(uint32_t dst) { unary(dst, "recip_tile", [](float x) { return 1.0f / x; }); }
+void sqrt_tile(uint32_t dst) { unary(dst, "sqrt_tile", [](float x) { return std::sqrt(x); }); }
+void rsqrt_tile(uint32_t dst) { unary(dst, "rsqrt_tile", [](float x) { return 1.0f / std::sqrt(x); }); }
+void silu_tile(uint32_t dst) {
+  unary(dst, "silu_tile", [](float x) { return x / (1.0f + std::exp(-x)); });
+}
+void gelu_tile(uint32_t dst) {
+  unary(dst, "gelu_tile", [](float x) {
+    constexpr float kSqrt2OverPi = 0.7978845608028654f;
+    return 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * (x + 0.044715f * x * x * x)));
+  });
+}
+
+void pack_tile(uint32_t dst, uint32_t id) {
+  constexpr std::string_view call = "pack_tile";
+  ProcessorRuntime& p = trisc(call);
+  require_state(p, DstState::waited, call, "committed and waited on");
+  CbRuntime& cb = tile_cb(id, call);
+  if (cb.packed >= cb.reserved) {
+    raise(FaultKind::cb_overflow, "{}: tile {} into cb {}, whose reservation holds {} pages", call,
+          cb.packed, cb.name(), cb.reserved);
+  }
+  const uint32_t address = cb.config->address + (cb.wr_page + cb.packed) * cb.config->page_bytes;
+  float ordered[kTileElems];
+  tilize_tile(dst_tile(p, dst, call), kTile, ordered);
+  const uint32_t index = core_index(p.core->coord);
+  tt::pack_tile(cb.config->format, ordered, l1_bytes(index, address));
+  chip().memory[index].written.mark(address, cb.config->page_bytes);
+  ++cb.packed;
+}
+
+}  // namespace ditmk::tt::emu

@@ -1,0 +1,50 @@
+#pragma once
+// The device side of the emulator, compute half (TRISC only): tiles are unpacked from CBs into an
+// fp32 DST register file of kDstTiles tiles, worked on there, and packed into a CB in that CB's
+// format with the format's rounding (the tile codec). Tile indices of inputs count from the CB's
+// front (its read pointer); pack_tile fills the current reservation in order.
+//
+// DST protocol as in tt-metal: tile_regs_acquire (DST zeroed) -> math -> tile_regs_commit ->
+// tile_regs_wait -> pack_tile ... -> tile_regs_release.
+#include <cstdint>
+
+namespace ditmk::tt::emu {
+
+void tile_regs_acquire();
+void tile_regs_commit();
+void tile_regs_wait();
+void tile_regs_release();
+
+// DST[dst] = tile
+void copy_tile(uint32_t cb, uint32_t tile, uint32_t dst);
+// DST[dst] += A(tile_a) x B(tile_b), fp32 accumulation
+void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst);
+
+// DST[dst] = A op B, B optionally broadcast: row (B's first row down every row), col (B's first
+// column across every column), scalar (B's element (0,0) everywhere).
+enum class Broadcast { none, row, col, scalar };
+void add_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst,
+               Broadcast broadcast = Broadcast::none);
+void sub_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst,
+               Broadcast broadcast = Broadcast::none);
+void mul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst,
+               Broadcast broadcast = Broadcast::none);
+
+// DST[dst] = reduction of the tile: row reduces each row into column 0, col each column into
+// row 0, scalar everything into (0,0); the other elements are 0.
+enum class ReduceFunc { sum, max };
+enum class ReduceDim { row, col, scalar };
+void reduce_tile(ReduceFunc func, ReduceDim dim, uint32_t cb, uint32_t tile, uint32_t dst);
+
+// Elementwise, in place on DST[dst].
+void exp_tile(uint32_t dst);
+void recip_tile(uint32_t dst);
+void sqrt_tile(uint32_t dst);
+void rsqrt_tile(uint32_t dst);
+void gelu_tile(uint32_t dst);  // tanh approximation, as the DiT's feed-forward uses
+void silu_tile(uint32_t dst);
+
+// Packs DST[dst] into the next tile of cb's reservation.
+void pack_tile(uint32_t dst, uint32_t cb);
+
+}  // namespace ditmk::tt::emu

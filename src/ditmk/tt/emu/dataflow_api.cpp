@@ -1,0 +1,413 @@
+#include "ditmk/tt/emu/dataflow_api.hpp"
+
+#include <cstring>
+
+#include "ditmk/tt/emu/launch_state.hpp"
+#include "ditmk/tt/emu/noc_address.hpp"
+
+namespace ditmk::tt::emu {
+
+namespace {
+
+CoreRuntime& core() { return *current().core; }
+uint32_t core_idx() { return core_index(core().coord); }
+uint32_t my_noc() { return noc_of(current().processor); }
+
+void require_dataflow(std::string_view call) {
+  if (current().processor == Processor::trisc) {
+    raise(FaultKind::bad_call, "{} is a dataflow call; TRISC has no NoC access", call);
+  }
+}
+
+CbRuntime& cb_of(uint32_t id, std::string_view call) {
+  CbRuntime* cb = id < kMaxCbId ? core().cbs[id] : nullptr;
+  if (!cb) raise(FaultKind::bad_call, "{}: core {} has no CB #{}", call, core_name(core().coord), id);
+  return *cb;
+}
+
+void note_high_water(CbRuntime& cb) {
+  cb.high_water_pages = std::max(cb.high_water_pages, cb.occupied() + cb.reserved);
+}
+
+// A window of `pages` pages starting at `page` must end on or before the CB's end: the pointers wrap
+// only when they land exactly on it.
+void require_window(const CbRuntime& cb, uint32_t page, uint32_t pages, std::string_view call) {
+  if (page + pages > cb.pages) {
+    raise(FaultKind::cb_overflow, "{}(cb {}, {}): the window starts at page {} and runs past the {}-page end",
+          call, cb.name(), pages, page, cb.pages);
+  }
+}
+
+const SemaphoreConfig& semaphore_at(const CoreRuntime& target, uint32_t address, std::string_view call) {
+  for (const SemaphoreConfig* sem : target.semaphores) {
+    if (sem && sem->address == address) return *sem;
+  }
+  raise(FaultKind::out_of_bounds, "{}: {:#x} is not a semaphore on core {}", call, address,
+        core_name(target.coord));
+}
+
+uint32_t read_word(uint32_t index, uint32_t address) {
+  uint32_t value;
+  std::memcpy(&value, l1_bytes(index, address), sizeof(value));
+  return value;
+}
+
+void write_word(uint32_t index, uint32_t address, uint32_t value) {
+  std::memcpy(l1_bytes(index, address), &value, sizeof(value));
+  chip().memory[index].written.mark(address, sizeof(value));
+}
+
+CoreRuntime& target_core(uint32_t x, uint32_t y, std::string_view call) {
+  const CoreCoord coord{x, y};
+  if (!on_grid(coord) || !chip().cores[core_index(coord)].in_program) {
+    raise(FaultKind::out_of_bounds, "{}: core {} does not run this program", call, core_name(coord));
+  }
+  return chip().cores[core_index(coord)];
+}
+
+// The cores of a multicast rectangle, checked for the region and the destination count.
+std::vector<uint32_t> multicast_targets(const NocAddress& a, uint32_t size, uint32_t num_dests,
+                                        bool loopback, std::string_view call) {
+  if (a.target != NocTarget::multicast) {
+    raise(FaultKind::bad_call, "{}: the destination is not a multicast address", call);
+  }
+  std::vector<uint32_t> targets;
+  for (uint32_t y = a.y0; y <= a.y1; ++y) {
+    for (uint32_t x = a.x0; x <= a.x1; ++x) {
+      const CoreCoord coord{x, y};
+      if (!on_grid(coord)) {
+        raise(FaultKind::multicast_target, "{}: rectangle ({},{})-({},{}) leaves the grid", call, a.x0,
+              a.y0, a.x1, a.y1);
+      }
+      if (coord == core().coord && !loopback) continue;
+      const CoreRuntime& target = chip().cores[core_index(coord)];
+      if (!target.in_program || !target.find(a.address, size)) {
+        raise(FaultKind::multicast_target,
+              "{}: core {} of rectangle ({},{})-({},{}) has no CB or semaphore at [{:#x}, {:#x})", call,
+              core_name(coord), a.x0, a.y0, a.x1, a.y1, a.address, uint64_t(a.address) + size);
+      }
+      targets.push_back(core_index(coord));
+    }
+  }
+  if (targets.size() != num_dests) {
+    raise(FaultKind::multicast_target, "{}: num_dests {} but the rectangle ({},{})-({},{}) has {} destinations",
+          call, num_dests, a.x0, a.y0, a.x1, a.y1, targets.size());
+  }
+  return targets;
+}
+
+void count_noc(uint32_t sender_index, const std::vector<uint32_t>& receivers, uint64_t bytes) {
+  Counters& counters = chip().counters;
+  const uint32_t noc = my_noc();
+  counters.noc[noc].bytes += bytes;
+  counters.noc[noc].transfers += 1;
+  counters.cores[core_idx()].transfers[noc] += 1;
+  if (sender_index != UINT32_MAX) counters.cores[sender_index].sent_bytes[noc] += bytes;
+  for (uint32_t index : receivers) counters.cores[index].received_bytes[noc] += bytes;
+}
+
+void count_dram(const DramBuffer& buffer, uint32_t bank, uint64_t bytes, bool write) {
+  BankTraffic& t = chip().counters.dram[bank];
+  (write ? t.write_bytes : t.read_bytes) += bytes;
+  if (buffer.format == TileFormat::bfp8_b) t.bfp8_bytes += bytes;
+}
+
+const DramBuffer& dram_buffer(uint32_t bank, uint32_t address, uint32_t size, std::string_view call) {
+  if (bank >= kNumDramBanks) raise(FaultKind::out_of_bounds, "{}: DRAM bank {} does not exist", call, bank);
+  const DramBuffer* buffer = chip().dram.buffer_at(bank, address, size);
+  if (!buffer) {
+    raise(FaultKind::out_of_bounds, "{}: DRAM bank {} [{:#x}, {:#x}) lies outside every buffer", call,
+          bank, address, uint64_t(address) + size);
+  }
+  return *buffer;
+}
+
+void write_multicast(uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t num_dests, bool loopback,
+                     std::string_view call) {
+  require_dataflow(call);
+  local_region(src_l1, size, call);
+  require_written_l1(core_idx(), src_l1, size, call);
+  const NocAddress a = decode(dst);
+  PendingTransfer t;
+  t.core_indices = multicast_targets(a, size, num_dests, loopback, call);
+  t.address = a.address;
+  t.data.assign(l1_bytes(core_idx(), src_l1), l1_bytes(core_idx(), src_l1) + size);
+  count_noc(core_idx(), t.core_indices, size);
+  current().writes.push_back(std::move(t));
+}
+
+}  // namespace
+
+Processor current_processor() { return current().processor; }
+CoreCoord my_core() { return core().coord; }
+
+uint32_t get_arg_val(uint32_t index) {
+  const std::vector<uint32_t>* args = core().args;
+  const std::size_t count = args ? args->size() : 0;
+  if (index >= count) {
+    raise(FaultKind::missing_arg, "get_arg_val({}): core {} has {} runtime args", index,
+          core_name(core().coord), count);
+  }
+  return (*args)[index];
+}
+
+uint32_t get_common_arg_val(uint32_t index) {
+  const std::vector<uint32_t>& args = chip().program->common_args;
+  if (index >= args.size()) {
+    raise(FaultKind::missing_arg, "get_common_arg_val({}): the program has {} common runtime args",
+          index, args.size());
+  }
+  return args[index];
+}
+
+uint32_t get_named_compile_time_arg_val(std::string_view name) {
+  const Program& program = *chip().program;
+  for (const RoleFlag& flag : program.role_flags) {
+    if (flag.name == name) return flag.cores.count(core().coord) ? 1 : 0;
+  }
+  auto it = program.named_args.find(std::string(name));
+  if (it == program.named_args.end()) {
+    raise(FaultKind::missing_arg, "get_named_compile_time_arg_val(\"{}\"): no such named arg", name);
+  }
+  return it->second;
+}
+
+void cb_reserve_back(uint32_t id, uint32_t pages) {
+  CbRuntime& cb = cb_of(id, "cb_reserve_back");
+  if (pages > cb.pages) {
+    raise(FaultKind::cb_overflow, "cb_reserve_back(cb {}, {}): the CB has only {} pages", cb.name(),
+          pages, cb.pages);
+  }
+  require_window(cb, cb.wr_page, pages, "cb_reserve_back");
+  CbRuntime* p = &cb;
+  wait_until([p, pages] { return p->free_pages() >= pages; },
+             [p, pages] { return fmt::format("cb_reserve_back(cb {}, {}): {}", p->name(), pages, p->state()); });
+  cb.reserved = std::max(cb.reserved, pages);
+  note_high_water(cb);
+}
+
+void cb_push_back(uint32_t id, uint32_t pages) {
+  CbRuntime& cb = cb_of(id, "cb_push_back");
+  if (pages > cb.free_pages()) {
+    raise(FaultKind::cb_overflow, "cb_push_back(cb {}, {}): only {} pages are free; {}", cb.name(),
+          pages, cb.free_pages(), cb.state());
+  }
+  require_window(cb, cb.wr_page, pages, "cb_push_back");
+  cb.pushed += pages;
+  cb.wr_page = (cb.wr_page + pages) % cb.pages;
+  cb.reserved = cb.reserved > pages ? cb.reserved - pages : 0;
+  cb.packed = 0;
+  note_high_water(cb);
+}
+
+void cb_wait_front(uint32_t id, uint32_t pages) {
+  CbRuntime& cb = cb_of(id, "cb_wait_front");
+  if (pages > cb.pages) {
+    raise(FaultKind::cb_underflow, "cb_wait_front(cb {}, {}): the CB can never hold more than {} pages",
+          cb.name(), pages, cb.pages);
+  }
+  require_window(cb, cb.rd_page, pages, "cb_wait_front");
+  CbRuntime* p = &cb;
+  wait_until([p, pages] { return p->occupied() >= pages; },
+             [p, pages] { return fmt::format("cb_wait_front(cb {}, {}): {}", p->name(), pages, p->state()); });
+}
+
+void cb_pop_front(uint32_t id, uint32_t pages) {
+  CbRuntime& cb = cb_of(id, "cb_pop_front");
+  if (pages > cb.occupied()) {
+    raise(FaultKind::cb_underflow, "cb_pop_front(cb {}, {}): only {} pages are filled; {}", cb.name(),
+          pages, cb.occupied(), cb.state());
+  }
+  cb.popped += pages;
+  cb.rd_page = (cb.rd_page + pages) % cb.pages;
+}
+
+uint32_t get_write_ptr(uint32_t id) {
+  const CbRuntime& cb = cb_of(id, "get_write_ptr");
+  return cb.config->address + cb.wr_page * cb.config->page_bytes;
+}
+
+uint32_t get_read_ptr(uint32_t id) {
+  const CbRuntime& cb = cb_of(id, "get_read_ptr");
+  return cb.config->address + cb.rd_page * cb.config->page_bytes;
+}
+
+void l1_write(uint32_t address, const void* bytes, uint32_t size) {
+  local_region(address, size, "l1_write");
+  std::memcpy(l1_bytes(core_idx(), address), bytes, size);
+  chip().memory[core_idx()].written.mark(address, size);
+}
+
+void l1_read(uint32_t address, void* bytes, uint32_t size) {
+  local_region(address, size, "l1_read");
+  require_written_l1(core_idx(), address, size, "l1_read");
+  std::memcpy(bytes, l1_bytes(core_idx(), address), size);
+}
+
+uint64_t get_noc_addr(uint32_t x, uint32_t y, uint32_t address) {
+  return encode({NocTarget::core, x, y, 0, 0, address});
+}
+
+uint64_t get_noc_multicast_addr(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, uint32_t address) {
+  return encode({NocTarget::multicast, x0, y0, x1, y1, address});
+}
+
+uint64_t get_noc_addr_from_bank_id(uint32_t bank, uint32_t bank_address) {
+  return encode({NocTarget::dram, bank, 0, 0, 0, bank_address});
+}
+
+uint64_t InterleavedAddrGen::get_noc_addr(uint32_t page, uint32_t offset) const {
+  const uint32_t stride = (page_size + kDramAlignment - 1) / kDramAlignment * kDramAlignment;
+  return get_noc_addr_from_bank_id(page % kNumDramBanks,
+                                   bank_base_address + (page / kNumDramBanks) * stride + offset);
+}
+
+void noc_async_read(uint64_t src, uint32_t dst_l1, uint32_t size) {
+  constexpr std::string_view call = "noc_async_read";
+  require_dataflow(call);
+  local_region(dst_l1, size, call);
+  const NocAddress a = decode(src);
+  PendingTransfer t;
+  t.core_indices = {core_idx()};
+  t.address = dst_l1;
+  if (a.target == NocTarget::dram) {
+    const DramBuffer& buffer = dram_buffer(a.x0, a.address, size, call);
+    const uint64_t hole = chip().dram.written(a.x0).first_unwritten(a.address, size);
+    if (hole != uint64_t(a.address) + size) {
+      raise(FaultKind::unwritten_read, "{}: byte {:#x} of DRAM buffer '{}' in bank {} was never written",
+            call, hole, buffer.name, a.x0);
+    }
+    const std::byte* from = chip().dram.bank_bytes(a.x0, a.address);
+    t.data.assign(from, from + size);
+    count_dram(buffer, a.x0, size, false);
+    count_noc(UINT32_MAX, t.core_indices, size);
+  } else if (a.target == NocTarget::core) {
+    const CoreRuntime& source = target_core(a.x0, a.y0, call);
+    const uint32_t index = core_index(source.coord);
+    if (!source.find(a.address, size)) {
+      raise(FaultKind::out_of_bounds, "{}: L1 [{:#x}, {:#x}) of core {} lies outside its CBs and semaphores",
+            call, a.address, uint64_t(a.address) + size, core_name(source.coord));
+    }
+    require_written_l1(index, a.address, size, call);
+    t.data.assign(l1_bytes(index, a.address), l1_bytes(index, a.address) + size);
+    count_noc(index, t.core_indices, size);
+  } else {
+    raise(FaultKind::bad_call, "{}: a multicast address cannot be read", call);
+  }
+  current().reads.push_back(std::move(t));
+}
+
+void noc_async_write(uint32_t src_l1, uint64_t dst, uint32_t size) {
+  constexpr std::string_view call = "noc_async_write";
+  require_dataflow(call);
+  local_region(src_l1, size, call);
+  require_written_l1(core_idx(), src_l1, size, call);
+  const NocAddress a = decode(dst);
+  PendingTransfer t;
+  t.address = a.address;
+  t.data.assign(l1_bytes(core_idx(), src_l1), l1_bytes(core_idx(), src_l1) + size);
+  if (a.target == NocTarget::dram) {
+    const DramBuffer& buffer = dram_buffer(a.x0, a.address, size, call);
+    t.to_dram = true;
+    t.bank = a.x0;
+    count_dram(buffer, a.x0, size, true);
+    count_noc(core_idx(), {}, size);
+  } else if (a.target == NocTarget::core) {
+    const CoreRuntime& target = target_core(a.x0, a.y0, call);
+    if (!target.find(a.address, size)) {
+      raise(FaultKind::out_of_bounds, "{}: L1 [{:#x}, {:#x}) of core {} lies outside its CBs and semaphores",
+            call, a.address, uint64_t(a.address) + size, core_name(target.coord));
+    }
+    t.core_indices = {core_index(target.coord)};
+    count_noc(core_idx(), t.core_indices, size);
+  } else {
+    raise(FaultKind::bad_call, "{}: use noc_async_write_multicast for a multicast address", call);
+  }
+  current().writes.push_back(std::move(t));
+}
+
+void noc_async_write_multicast(uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t num_dests) {
+  write_multicast(src_l1, dst, size, num_dests, false, "noc_async_write_multicast");
+}
+
+void noc_async_write_multicast_loopback_src(uint32_t src_l1, uint64_t dst, uint32_t size,
+                                            uint32_t num_dests) {
+  write_multicast(src_l1, dst, size, num_dests, true, "noc_async_write_multicast_loopback_src");
+}
+
+void noc_async_read_barrier() {
+  require_dataflow("noc_async_read_barrier");
+  for (PendingTransfer& t : current().reads) deliver(t);
+  current().reads.clear();
+}
+
+void noc_async_write_barrier() {
+  require_dataflow("noc_async_write_barrier");
+  for (PendingTransfer& t : current().writes) deliver(t);
+  current().writes.clear();
+}
+
+uint32_t get_semaphore(uint32_t id) {
+  const SemaphoreConfig* sem = id < kSemaphoresPerCore ? core().semaphores[id] : nullptr;
+  if (!sem) raise(FaultKind::missing_arg, "get_semaphore({}): the program has no semaphore #{}", id, id);
+  return sem->address;
+}
+
+namespace {
+void semaphore_wait(uint32_t sem_addr, uint32_t value, bool at_least, std::string_view call) {
+  const SemaphoreConfig& sem = semaphore_at(core(), sem_addr, call);
+  const uint32_t index = core_idx();
+  const std::string what = fmt::format("{}(semaphore '{}' #{} {} {})", call, sem.name, sem.id,
+                                       at_least ? ">=" : "==", value);
+  // the scheduler evaluates the wait outside the fiber: capture the word itself
+  const std::byte* word = l1_bytes(index, sem_addr);
+  auto load = [word] {
+    uint32_t now;
+    std::memcpy(&now, word, sizeof(now));
+    return now;
+  };
+  wait_until([load, value, at_least] { return at_least ? load() >= value : load() == value; },
+             [load, what] { return fmt::format("{}: value {}", what, load()); });
+}
+}  // namespace
+
+void noc_semaphore_wait(uint32_t sem_addr, uint32_t value) {
+  semaphore_wait(sem_addr, value, false, "noc_semaphore_wait");
+}
+
+void noc_semaphore_wait_min(uint32_t sem_addr, uint32_t value) {
+  semaphore_wait(sem_addr, value, true, "noc_semaphore_wait_min");
+}
+
+void noc_semaphore_set(uint32_t sem_addr, uint32_t value) {
+  semaphore_at(core(), sem_addr, "noc_semaphore_set");
+  write_word(core_idx(), sem_addr, value);
+}
+
+void noc_semaphore_inc(uint64_t sem_noc_addr, uint32_t increment) {
+  constexpr std::string_view call = "noc_semaphore_inc";
+  require_dataflow(call);
+  const NocAddress a = decode(sem_noc_addr);
+  if (a.target != NocTarget::core) raise(FaultKind::bad_call, "{}: the address is not one core's", call);
+  const CoreRuntime& target = target_core(a.x0, a.y0, call);
+  semaphore_at(target, a.address, call);
+  const uint32_t index = core_index(target.coord);
+  write_word(index, a.address, read_word(index, a.address) + increment);
+  count_noc(core_idx(), {index}, sizeof(uint32_t));
+}
+
+void noc_semaphore_set_multicast(uint32_t src_sem_addr, uint64_t dst, uint32_t num_dests) {
+  constexpr std::string_view call = "noc_semaphore_set_multicast";
+  require_dataflow(call);
+  semaphore_at(core(), src_sem_addr, call);
+  const uint32_t value = read_word(core_idx(), src_sem_addr);
+  const NocAddress a = decode(dst);
+  const std::vector<uint32_t> targets = multicast_targets(a, sizeof(uint32_t), num_dests, false, call);
+  for (uint32_t index : targets) {
+    semaphore_at(chip().cores[index], a.address, call);
+    write_word(index, a.address, value);
+  }
+  count_noc(core_idx(), targets, sizeof(uint32_t));
+}
+
+}  // namespace ditmk::tt::emu

@@ -1,0 +1,318 @@
+#include "ditmk/tt/emu/device.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "ditmk/core/error.hpp"
+#include "ditmk/tt/emu/launch_state.hpp"
+
+namespace ditmk::tt::emu {
+
+namespace {
+
+thread_local ChipState* running_chip = nullptr;
+thread_local ProcessorRuntime* running_processor = nullptr;
+
+// Kernel code runs on the fibers' stacks; tile scratch lives on the heap, so this is ample.
+constexpr std::size_t kFiberStackBytes = 256 * 1024;
+
+void free_l1(std::byte* bytes) { std::free(bytes); }
+
+const CbConfig& find_cb(const Program& program, CoreCoord core, std::string_view name) {
+  for (const CbConfig& cb : program.cbs) {
+    if (cb.name == name && cb.cores.count(core)) return cb;
+  }
+  fail("no CB '{}' on core {} in program '{}'", name, core_name(core), program.name);
+}
+
+void reset_for_launch(ChipState& chip) {
+  const Program& program = *chip.program;
+  chip.counters = Counters{};
+  for (CoreCoord coord : program.cores) {
+    const uint32_t index = core_index(coord);
+    CoreRuntime& core = chip.cores[index];
+    CoreMemory& memory = chip.memory[index];
+    for (CbRuntime& cb : core.cb_storage) {
+      const CbConfig& config = *cb.config;
+      cb = CbRuntime{&config, config.total_bytes / config.page_bytes};
+      if (!config.tensor_backed) memory.written.clear(config.address, config.total_bytes);
+    }
+    for (const SemaphoreConfig& sem : program.semaphores) {
+      std::memcpy(memory.l1.get() + sem.address, &sem.initial_value, sizeof(uint32_t));
+      memory.written.clear(sem.address, kSemaphoreBytes);
+      memory.written.mark(sem.address, sizeof(uint32_t));
+    }
+  }
+}
+
+void start_processors(ChipState& chip) {
+  chip.processors.clear();
+  const Program& program = *chip.program;
+  for (CoreCoord coord : program.cores) {
+    for (Processor processor : {Processor::ncrisc, Processor::brisc, Processor::trisc}) {
+      auto p = std::make_unique<ProcessorRuntime>();
+      p->core = &chip.cores[core_index(coord)];
+      p->processor = processor;
+      ProcessorRuntime* self = p.get();
+      p->fiber = std::make_unique<Fiber>(
+          [self, &program] {
+            try {
+              program.kernel();
+              for (PendingTransfer& t : self->reads) deliver(t);
+              for (PendingTransfer& t : self->writes) deliver(t);
+            } catch (const FaultRaised& raised) {
+              self->fault = raised.fault();
+            } catch (const LaunchCancelled&) {
+            } catch (const std::exception& e) {
+              self->fault = Fault{FaultKind::bad_call, self->where(), e.what(), {}};
+            }
+          },
+          kFiberStackBytes);
+      chip.processors.push_back(std::move(p));
+    }
+  }
+}
+
+Fault deadlock_fault(const ChipState& chip) {
+  Fault fault{FaultKind::deadlock, "", "", {}};
+  for (const auto& p : chip.processors) {
+    if (p->fiber->finished()) continue;
+    fault.waiters.push_back(fmt::format("{} waits in {}", p->where(), p->waiting_on()));
+  }
+  fault.message = fmt::format("all {} unfinished processors are blocked and none can proceed",
+                              fault.waiters.size());
+  return fault;
+}
+
+// Round-robin over the processors: each runs until it blocks; one whose wait does not hold yet is
+// skipped. A pass in which nobody could run, with someone unfinished, is a deadlock.
+std::optional<Fault> schedule(ChipState& chip) {
+  while (true) {
+    bool ran = false, unfinished = false;
+    for (auto& p : chip.processors) {
+      if (p->fiber->finished()) continue;
+      unfinished = true;
+      if (p->ready && !p->ready()) continue;
+      set_current(&chip, p.get());
+      p->fiber->resume();
+      set_current(nullptr, nullptr);
+      ran = true;
+      if (p->fault) return p->fault;
+    }
+    if (!unfinished) return std::nullopt;
+    if (!ran) return deadlock_fault(chip);
+  }
+}
+
+// Unwinds every blocked fiber so the objects on its stack are destroyed.
+void cancel_all(ChipState& chip) {
+  for (auto& p : chip.processors) {
+    if (!p->fiber->started() || p->fiber->finished()) continue;
+    p->cancel = true;
+    set_current(&chip, p.get());
+    p->fiber->resume();
+    set_current(nullptr, nullptr);
+  }
+}
+
+void collect_high_water(ChipState& chip) {
+  const Program& program = *chip.program;
+  for (const CbConfig& config : program.cbs) {
+    CbHighWater entry{config.name, config.id, 0, config.total_bytes, *config.cores.begin()};
+    for (CoreCoord coord : config.cores) {
+      const CbRuntime* cb = chip.cores[core_index(coord)].cbs[config.id];
+      const uint32_t used = cb->high_water_pages * config.page_bytes;
+      if (used > entry.used_bytes) {
+        entry.used_bytes = used;
+        entry.core = coord;
+      }
+    }
+    chip.counters.cb_high_water.push_back(entry);
+  }
+}
+
+}  // namespace
+
+ChipState& chip() { return *running_chip; }
+ProcessorRuntime& current() { return *running_processor; }
+void set_current(ChipState* chip, ProcessorRuntime* processor) {
+  running_chip = chip;
+  running_processor = processor;
+}
+
+void wait_until(std::function<bool()> ready, std::function<std::string()> waiting_on) {
+  ProcessorRuntime& self = current();
+  if (ready()) return;
+  self.ready = std::move(ready);
+  self.waiting_on = std::move(waiting_on);
+  Fiber::yield();
+  self.ready = nullptr;
+  self.waiting_on = nullptr;
+  if (self.cancel) throw LaunchCancelled{};
+}
+
+const Region* CoreRuntime::find(uint32_t address, uint32_t size) const {
+  auto it = std::upper_bound(regions.begin(), regions.end(), address,
+                             [](uint32_t a, const Region& r) { return a < r.begin; });
+  if (it == regions.begin()) return nullptr;
+  --it;
+  return uint64_t(address) + size <= it->end ? &*it : nullptr;
+}
+
+const Region& local_region(uint32_t address, uint32_t size, std::string_view what) {
+  const CoreRuntime& core = *current().core;
+  const Region* region = core.find(address, size);
+  if (!region) {
+    raise(FaultKind::out_of_bounds, "{}: L1 [{:#x}, {:#x}) lies outside every CB and semaphore of core {}",
+          what, address, uint64_t(address) + size, core_name(core.coord));
+  }
+  return *region;
+}
+
+std::byte* l1_bytes(uint32_t core_index, uint32_t address) {
+  return chip().memory[core_index].l1.get() + address;
+}
+
+void require_written_l1(uint32_t index, uint32_t address, uint32_t size, std::string_view what) {
+  const WrittenMap& written = chip().memory[index].written;
+  const uint64_t hole = written.first_unwritten(address, size);
+  if (hole != uint64_t(address) + size) {
+    const Region* region = chip().cores[index].find(address, size);
+    raise(FaultKind::unwritten_read, "{}: byte {:#x} of {} on core {} was never written this launch",
+          what, hole, region ? region->name : "L1", core_name(core_at(index)));
+  }
+}
+
+void deliver(PendingTransfer& transfer) {
+  ChipState& c = chip();
+  const uint32_t size = uint32_t(transfer.data.size());
+  if (transfer.to_dram) {
+    std::memcpy(c.dram.bank_bytes(transfer.bank, transfer.address), transfer.data.data(), size);
+    c.dram.written(transfer.bank).mark(transfer.address, size);
+  } else {
+    for (uint32_t index : transfer.core_indices) {
+      std::memcpy(l1_bytes(index, transfer.address), transfer.data.data(), size);
+      c.memory[index].written.mark(transfer.address, size);
+    }
+  }
+  transfer.data.clear();
+  transfer.core_indices.clear();
+}
+
+Device::Device() : chip_(std::make_unique<ChipState>()) {
+  for (CoreMemory& memory : chip_->memory) {
+    // calloc: pages of the 165 MiB of L1 are only materialised where a program touches them
+    auto* bytes = static_cast<std::byte*>(std::calloc(kL1Bytes, 1));
+    require(bytes != nullptr, "cannot allocate the emulated L1");
+    memory.l1 = {bytes, &free_l1};
+  }
+}
+
+Device::~Device() = default;
+
+const DramBuffer& Device::allocate_interleaved(std::string name, TileFormat format, uint64_t size,
+                                               uint32_t page_bytes) {
+  return chip_->dram.allocate(std::move(name), DramLayout::interleaved, format, size, page_bytes);
+}
+
+const DramBuffer& Device::allocate_sharded(std::string name, TileFormat format, uint64_t size,
+                                           uint32_t shard_bytes) {
+  return chip_->dram.allocate(std::move(name), DramLayout::sharded, format, size, shard_bytes);
+}
+
+void Device::write_buffer(const DramBuffer& buffer, std::span<const std::byte> bytes) {
+  chip_->dram.write(buffer, bytes);
+}
+
+std::vector<std::byte> Device::read_buffer(const DramBuffer& buffer) const {
+  return chip_->dram.read(buffer);
+}
+
+void Device::load(Program program) {
+  validate(program);
+  chip_->processors.clear();
+  chip_->program = std::make_unique<Program>(std::move(program));
+  const Program& p = *chip_->program;
+  for (uint32_t index = 0; index < kNumCores; ++index) {
+    chip_->cores[index] = CoreRuntime{};
+    chip_->cores[index].coord = core_at(index);
+  }
+  for (CoreCoord coord : p.cores) {
+    CoreRuntime& core = chip_->cores[core_index(coord)];
+    core.in_program = true;
+    for (const CbConfig& cb : p.cbs) {
+      if (!cb.cores.count(coord)) continue;
+      core.cb_storage.push_back(CbRuntime{&cb, cb.total_bytes / cb.page_bytes});
+      core.regions.push_back({cb.address, cb.address + cb.total_bytes,
+                              fmt::format("CB '{}' #{}", cb.name, cb.id)});
+    }
+    for (CbRuntime& cb : core.cb_storage) core.cbs[cb.config->id] = &cb;
+    for (const SemaphoreConfig& sem : p.semaphores) {
+      core.semaphores[sem.id] = &sem;
+      core.regions.push_back({sem.address, sem.address + kSemaphoreBytes,
+                              fmt::format("semaphore '{}' #{}", sem.name, sem.id)});
+    }
+    std::sort(core.regions.begin(), core.regions.end(),
+              [](const Region& a, const Region& b) { return a.begin < b.begin; });
+    auto args = p.core_args.find(coord);
+    if (args != p.core_args.end()) core.args = &args->second;
+  }
+}
+
+void Device::write_cb(CoreCoord core, std::string_view cb_name, std::span<const std::byte> bytes,
+                      uint32_t offset) {
+  require(chip_->program != nullptr, "write_cb: no program loaded");
+  const CbConfig& cb = find_cb(*chip_->program, core, cb_name);
+  require(cb.tensor_backed, "write_cb: CB '{}' is not tensor-backed; only the kernel fills it", cb.name);
+  require(uint64_t(offset) + bytes.size() <= cb.total_bytes,
+          "write_cb: {} B at offset {} run past CB '{}' ({} B)", bytes.size(), offset, cb.name,
+          cb.total_bytes);
+  CoreMemory& memory = chip_->memory[core_index(core)];
+  std::memcpy(memory.l1.get() + cb.address + offset, bytes.data(), bytes.size());
+  memory.written.mark(cb.address + offset, bytes.size());
+}
+
+std::vector<std::byte> Device::read_cb(CoreCoord core, std::string_view cb_name) const {
+  require(chip_->program != nullptr, "read_cb: no program loaded");
+  const CbConfig& cb = find_cb(*chip_->program, core, cb_name);
+  const CoreMemory& memory = chip_->memory[core_index(core)];
+  const uint64_t hole = memory.written.first_unwritten(cb.address, cb.total_bytes);
+  require(hole == uint64_t(cb.address) + cb.total_bytes,
+          "read_cb: byte {} of CB '{}' on core {} was never written", hole - cb.address, cb.name,
+          core_name(core));
+  const std::byte* begin = memory.l1.get() + cb.address;
+  return {begin, begin + cb.total_bytes};
+}
+
+LaunchReport Device::launch() {
+  require(chip_->program != nullptr, "launch: no program loaded");
+  ChipState& chip = *chip_;
+  reset_for_launch(chip);
+  start_processors(chip);
+  LaunchReport report;
+  if (std::optional<Fault> fault = schedule(chip)) {
+    cancel_all(chip);
+    report.faults.push_back(std::move(*fault));
+  }
+  chip.processors.clear();
+  collect_high_water(chip);
+  report.counters = chip.counters;
+  report.bound = time_lower_bound(report.counters);
+  return report;
+}
+
+nlohmann::json to_json(const LaunchReport& report) {
+  nlohmann::json faults = nlohmann::json::array();
+  for (const Fault& fault : report.faults) {
+    faults.push_back({{"kind", fault_kind_name(fault.kind)},
+                      {"where", fault.where},
+                      {"message", fault.message},
+                      {"waiters", fault.waiters}});
+  }
+  return {{"faults", faults},
+          {"counters", to_json(report.counters)},
+          {"time_lower_bound", to_json(report.bound)}};
+}
+
+}  // namespace ditmk::tt::emu

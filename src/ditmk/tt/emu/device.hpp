@@ -1,0 +1,59 @@
+#pragma once
+// The emulated chip as the host sees it: DRAM buffers to allocate, fill and read, a program to load,
+// tensor-backed CBs to upload, and launches that return their faults and counters.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ditmk/tt/emu/counters.hpp"
+#include "ditmk/tt/emu/dram.hpp"
+#include "ditmk/tt/emu/fault.hpp"
+#include "ditmk/tt/emu/program.hpp"
+
+namespace ditmk::tt::emu {
+
+struct LaunchReport {
+  std::vector<Fault> faults;  // empty when the launch ran clean; at most one otherwise (it stops)
+  Counters counters;
+  TimeBound bound;
+  bool clean() const { return faults.empty(); }
+};
+nlohmann::json to_json(const LaunchReport& report);
+
+struct ChipState;
+
+class Device {
+ public:
+  Device();
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const DramBuffer& allocate_interleaved(std::string name, TileFormat format, uint64_t size,
+                                         uint32_t page_bytes);
+  const DramBuffer& allocate_sharded(std::string name, TileFormat format, uint64_t size,
+                                     uint32_t shard_bytes);
+  void write_buffer(const DramBuffer& buffer, std::span<const std::byte> bytes);
+  std::vector<std::byte> read_buffer(const DramBuffer& buffer) const;
+
+  // Validates the program (throws ditmk::Error) and lays its CBs and semaphores out in L1.
+  void load(Program program);
+  // Host upload into a tensor-backed CB of one core, at byte `offset` of the CB.
+  void write_cb(CoreCoord core, std::string_view cb_name, std::span<const std::byte> bytes,
+                uint32_t offset = 0);
+  // The bytes of a CB on one core; throws ditmk::Error when any of them was never written.
+  std::vector<std::byte> read_cb(CoreCoord core, std::string_view cb_name) const;
+
+  // Runs the loaded program once on every core. Never hangs and never throws for a faulty program:
+  // the first fault stops the launch and is returned in the report.
+  LaunchReport launch();
+
+ private:
+  std::unique_ptr<ChipState> chip_;
+};
+
+}  // namespace ditmk::tt::emu

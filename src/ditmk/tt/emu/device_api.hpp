@@ -1,0 +1,4 @@
+#pragma once
+// What a kernel for the emulated chip includes: the dataflow and compute calls.
+#include "ditmk/tt/emu/compute_api.hpp"
+#include "ditmk/tt/emu/dataflow_api.hpp"

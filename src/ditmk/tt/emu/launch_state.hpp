@@ -1,0 +1,129 @@
+#pragma once
+// Internal state of the emulated chip during a launch, shared by the scheduler (device.cpp) and the
+// device API (api_*.cpp). Kernels never see it: they call the tt-metal style functions.
+#include <fmt/format.h>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ditmk/tt/emu/counters.hpp"
+#include "ditmk/tt/emu/dram.hpp"
+#include "ditmk/tt/emu/fault.hpp"
+#include "ditmk/tt/emu/fiber.hpp"
+#include "ditmk/tt/emu/program.hpp"
+#include "ditmk/tt/emu/written_map.hpp"
+
+namespace ditmk::tt::emu {
+
+// An L1 range a kernel may touch: one CB or one semaphore word.
+struct Region {
+  uint32_t begin = 0;
+  uint32_t end = 0;
+  std::string name;  // "CB 'cb_w' #2" or "semaphore 'sem_w' #0"
+};
+
+// tt-metal's CB interface: pages pushed/popped since the launch began, read/write page positions.
+// The write pointer wraps only when it lands exactly on the end, so a window that would straddle the
+// end is a fault.
+struct CbRuntime {
+  const CbConfig* config = nullptr;
+  uint32_t pages = 0;
+  uint32_t pushed = 0;
+  uint32_t popped = 0;
+  uint32_t reserved = 0;  // pages the producer reserved and has not pushed yet
+  uint32_t wr_page = 0;
+  uint32_t rd_page = 0;
+  uint32_t packed = 0;  // tiles packed into the current reservation
+  uint32_t high_water_pages = 0;
+  uint32_t occupied() const { return pushed - popped; }
+  uint32_t free_pages() const { return pages - occupied(); }
+  std::string name() const { return fmt::format("'{}' #{}", config->name, config->id); }
+  std::string state() const {
+    return fmt::format("{} of {} pages filled, {} reserved (pushed {}, popped {})", occupied(),
+                       pages, reserved, pushed, popped);
+  }
+};
+
+struct CoreMemory {
+  std::unique_ptr<std::byte[], void (*)(std::byte*)> l1{nullptr, nullptr};
+  WrittenMap written{kL1Bytes};
+};
+
+struct CoreRuntime {
+  CoreCoord coord;
+  bool in_program = false;
+  std::vector<Region> regions;  // sorted by address
+  std::vector<CbRuntime> cb_storage;
+  std::array<CbRuntime*, kMaxCbId> cbs{};
+  std::array<const SemaphoreConfig*, kSemaphoresPerCore> semaphores{};
+  const std::vector<uint32_t>* args = nullptr;
+  const Region* find(uint32_t address, uint32_t size) const;
+};
+
+// A NoC transfer in flight: the source bytes as they were when it was issued, delivered to the
+// destination when the issuing processor passes the matching barrier.
+struct PendingTransfer {
+  std::vector<std::byte> data;
+  bool to_dram = false;
+  uint32_t bank = 0;
+  std::vector<uint32_t> core_indices;  // L1 destinations (several for a multicast)
+  uint32_t address = 0;
+};
+
+enum class DstState { released, acquired, committed, waited };
+
+struct ProcessorRuntime {
+  CoreRuntime* core = nullptr;
+  Processor processor = Processor::ncrisc;
+  std::unique_ptr<Fiber> fiber;
+  std::function<bool()> ready;            // set while blocked
+  std::function<std::string()> waiting_on;  // what it waits for, with the state, for a deadlock
+  bool cancel = false;
+  std::optional<Fault> fault;  // what stopped this processor
+  std::vector<PendingTransfer> reads, writes;
+  DstState dst_state = DstState::released;
+  std::vector<float> dst;      // kDstTiles tiles, row-major 32x32 each
+  std::vector<float> operand;  // scratch for two unpacked operand tiles
+  std::string where() const {
+    return fmt::format("core {} {}", core_name(core->coord), processor_name(processor));
+  }
+};
+
+struct ChipState {
+  Dram dram;
+  std::vector<CoreMemory> memory = std::vector<CoreMemory>(kNumCores);
+  std::unique_ptr<Program> program;
+  std::vector<CoreRuntime> cores = std::vector<CoreRuntime>(kNumCores);
+  std::vector<std::unique_ptr<ProcessorRuntime>> processors;
+  Counters counters;
+};
+
+// The chip and processor whose fiber is running (set by the scheduler around each resume).
+ChipState& chip();
+ProcessorRuntime& current();
+void set_current(ChipState* chip, ProcessorRuntime* processor);
+
+// Thrown into a blocked processor's fiber to unwind it when the launch stops on a fault.
+struct LaunchCancelled {};
+
+template <typename... Args>
+[[noreturn]] void raise(FaultKind kind, fmt::format_string<Args...> format, Args&&... args) {
+  throw FaultRaised(Fault{kind, current().where(), fmt::format(format, std::forward<Args>(args)...), {}});
+}
+
+// Blocks the running processor until `ready` holds; `waiting_on` describes the wait for a deadlock.
+void wait_until(std::function<bool()> ready, std::function<std::string()> waiting_on);
+
+// L1 of the running core, checked: [address, address+size) must lie inside one region.
+const Region& local_region(uint32_t address, uint32_t size, std::string_view what);
+std::byte* l1_bytes(uint32_t core_index, uint32_t address);
+// Faults when any byte of the range on that core was never written this launch.
+void require_written_l1(uint32_t core_index, uint32_t address, uint32_t size, std::string_view what);
+void deliver(PendingTransfer& transfer);
+
+}  // namespace ditmk::tt::emu

@@ -1,0 +1,64 @@
+#pragma once
+// What the emulator runs: a tt-metal style multi-core program as its plan describes it. Every CB and
+// semaphore has the L1 address the plan gave it; those regions are the only L1 a kernel may touch.
+// One kernel function is the unified source: it runs on NCRISC, BRISC and TRISC of every listed
+// core and picks its work from the role flags, the named compile-time args and the processor.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ditmk/tt/emu/chip.hpp"
+#include "ditmk/tt/format/tile.hpp"
+
+namespace ditmk::tt::emu {
+
+struct CbConfig {
+  std::string name;
+  uint32_t id = 0;
+  std::set<CoreCoord> cores;
+  uint32_t address = 0;  // same L1 address on every core of the set
+  uint32_t total_bytes = 0;
+  uint32_t page_bytes = 0;
+  TileFormat format = TileFormat::bf16;
+  // Backed by a sharded tensor the host writes before a launch: its bytes stay valid across launches.
+  // Every other CB starts each launch with undefined contents.
+  bool tensor_backed = false;
+};
+
+struct SemaphoreConfig {
+  std::string name;
+  uint32_t id = 0;
+  uint32_t address = 0;  // same L1 address on every core of the program
+  uint32_t initial_value = 0;
+};
+
+// A per-core compile-time flag: 1 on the cores of the set, 0 elsewhere (is_reader, is_hub, ...).
+struct RoleFlag {
+  std::string name;
+  std::set<CoreCoord> cores;
+};
+
+using Kernel = std::function<void()>;
+
+struct Program {
+  std::string name;
+  std::vector<CoreCoord> cores;  // the cores the kernel runs on
+  std::vector<CbConfig> cbs;
+  std::vector<SemaphoreConfig> semaphores;
+  std::map<std::string, uint32_t> named_args;  // named compile-time args shared by all cores
+  std::vector<RoleFlag> role_flags;
+  std::vector<uint32_t> common_args;
+  std::map<CoreCoord, std::vector<uint32_t>> core_args;
+  Kernel kernel;
+};
+
+// Throws ditmk::Error naming the first CB, semaphore, arg or core the chip cannot hold: cores off the
+// grid, regions outside L1 or overlapping on a core, a CB total that is not a positive multiple of
+// its page, two CBs with one id on a core, semaphore ids out of range, a role flag that shadows a
+// named arg.
+void validate(const Program& program);
+
+}  // namespace ditmk::tt::emu
