@@ -10,6 +10,8 @@ void add_inspect(CLI::App& app);
 void add_compare(CLI::App& app);
 void add_make_checkpoint(CLI::App& app);
 void add_plan(CLI::App& app);
+void add_bench(CLI::App& app);
 void add_emulate(CLI::App& app);
+void add_pack(CLI::App& app);
 
 }  // namespace ditmk::cli

@@ -15,7 +15,9 @@ int main(int argc, char** argv) {
   ditmk::cli::add_compare(app);
   ditmk::cli::add_make_checkpoint(app);
   ditmk::cli::add_plan(app);
+  ditmk::cli::add_bench(app);
   ditmk::cli::add_emulate(app);
+  ditmk::cli::add_pack(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

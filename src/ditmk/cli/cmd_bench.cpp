@@ -1,0 +1,271 @@
+// `ditmk bench`: time one backend on one model side by side with this machine's limits (streaming
+// bandwidth measured in the same run) and, on request, with the PyTorch peer. Medians of >= 5 timed
+// runs after warm-up; accuracy of the timed output against the float64 reference.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "ditmk/cli/commands.hpp"
+#include "ditmk/cli/model_source.hpp"
+#include "ditmk/core/error.hpp"
+#include "ditmk/core/metrics.hpp"
+#include "ditmk/core/parallel.hpp"
+#include "ditmk/cpu/engine.hpp"
+#include "ditmk/cpu/stream_bandwidth.hpp"
+#include "ditmk/io/npy.hpp"
+#include "ditmk/model/synthetic.hpp"
+#include "ditmk/ref/action_head.hpp"
+
+namespace ditmk::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+struct BenchOptions {
+  ModelSource model;
+  std::string backend = "cpu", dtype = "bf16", isa, peer, observation, embodiment;
+  int threads = 0, runs = 5, warmup = 1;
+  uint64_t seed = 0;
+  bool json = false;
+};
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+struct Spread {
+  double median = 0, min = 0, max = 0;
+};
+Spread spread(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return {n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]), v.front(), v.back()};
+}
+
+struct Timings {
+  std::vector<double> denoise_ms, loop_ms;
+  model::DenoiseResult last;
+  json engine;
+  double bytes_per_step = 0, bytes_per_denoise = 0, flops_per_denoise = 0, load_s = 0;
+};
+
+// Multiply-adds of the per-call precompute: every packed precompute matrix applied to its rows.
+double precompute_flops(const cpu::PackedModel& pm, int tokens) {
+  double flops = 0;
+  for (const auto& [source, l] : pm.precompute) {
+    const bool state_encoder = l.k() == pm.config.state_dim || l.n() == pm.config.dims.width && l.k() == pm.config.dims.hidden;
+    flops += 2.0 * (state_encoder ? 1 : tokens) * double(l.n()) * double(l.k());
+  }
+  return flops;
+}
+
+Timings time_cpu(const BenchOptions& o, const model::Weights& w, int embodiment, const model::Observation& obs,
+                 const Matrix<double>& noise, int threads) {
+  Timings t;
+  const auto load = Clock::now();
+  cpu::Engine engine(w, embodiment, {threads, cpu::parse_weight_format(o.dtype), o.isa});
+  t.load_s = ms_since(load) / 1e3;
+  for (int i = 0; i < o.warmup; ++i) engine.run(obs, noise);
+  for (int i = 0; i < o.runs; ++i) {
+    const auto start = Clock::now();
+    const auto in = engine.precompute(obs);
+    const auto loop = Clock::now();
+    t.last = engine.denoise(in, noise);
+    t.loop_ms.push_back(ms_since(loop));
+    t.denoise_ms.push_back(ms_since(start));
+  }
+  const cpu::PackedModel& pm = engine.packed();
+  t.bytes_per_step = double(pm.step_weight_bytes());
+  t.bytes_per_denoise = pm.config.n_steps * t.bytes_per_step + double(pm.precompute_weight_bytes());
+  t.flops_per_denoise = pm.config.n_steps * pm.step_flops() + precompute_flops(pm, obs.tokens());
+  std::vector<std::string> isas;
+  for (cpu::Isa isa : cpu::supported_isas()) isas.emplace_back(cpu::isa_name(isa));
+  t.engine = {{"isa", cpu::isa_name(engine.isa())}, {"supported_isas", isas}, {"threads", engine.threads()},
+              {"weight_format", o.dtype}};
+  return t;
+}
+
+Timings time_ref(const BenchOptions& o, const model::Weights& w, int embodiment, const model::Observation& obs,
+                 const Matrix<double>& noise, int threads) {
+  Timings t;
+  const auto load = Clock::now();
+  const ref::ActionHead head(w, embodiment, threads);
+  t.load_s = ms_since(load) / 1e3;
+  for (int i = 0; i < o.warmup; ++i) head.run(obs, noise);
+  for (int i = 0; i < o.runs; ++i) {
+    const auto start = Clock::now();
+    t.last = head.run(obs, noise);
+    t.denoise_ms.push_back(ms_since(start));
+    t.loop_ms.push_back(t.denoise_ms.back());  // the reference does not separate its precompute
+  }
+  // bytes as stored in the checkpoint: every weight read once per step, the precompute's once
+  double step = 0;
+  for (const auto& b : w.blocks)
+    for (const model::Linear* l : {&b.q, &b.out, &b.ff1, &b.ff2}) step += double(l->weight.nbytes());
+  t.bytes_per_step = step;
+  t.bytes_per_denoise = w.config.n_steps * step;
+  t.engine = {{"isa", "float64"}, {"threads", threads}, {"weight_format", "checkpoint"}};
+  return t;
+}
+
+json run_peer(const BenchOptions& o, const model::Weights& w, int embodiment, const model::Observation& obs,
+              const Matrix<double>& noise, int threads) {
+  require(o.peer == "torch", "--peer '{}': the only peer is torch", o.peer);
+  require(w.checkpoint->is_release(), "--peer torch needs a release directory as --checkpoint");
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / fmt::format("ditmk-peer-{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string obs_path = (dir / "obs.npz").string(), noise_path = (dir / "noise.npy").string();
+  Tensor mask(DType::BOOL, {obs.tokens()}), image(DType::BOOL, {obs.tokens()}), state(DType::F32, {int64_t(obs.state.size())});
+  for (int j = 0; j < obs.tokens(); ++j) mask.data<uint8_t>()[j] = obs.attention_mask[j], image.data<uint8_t>()[j] = obs.image_mask[j];
+  std::copy(obs.state.begin(), obs.state.end(), state.data<float>());
+  io::write_npz(obs_path, {{"features", obs.features.view()}, {"attention_mask", mask.view()}, {"image_mask", image.view()},
+                           {"state", state.view()}});
+  Tensor n(DType::F32, {noise.rows, noise.cols});
+  for (std::size_t i = 0; i < noise.data.size(); ++i) n.data<float>()[i] = float(noise.data[i]);
+  io::write_npy(noise_path, n.view());
+  const std::string script = std::string(DITMK_SOURCE_DIR) + "/bench/peer_torch.py";
+  const std::string cmd = fmt::format("/usr/bin/python3 {} --checkpoint {} --observation {} --noise {} --embodiment {} "
+                                      "--threads {} --runs {} --warmup {} 2>{}",
+                                      script, w.checkpoint->path(), obs_path, noise_path, embodiment, threads, o.runs,
+                                      o.warmup, (dir / "err").string());
+  std::string out;
+  if (FILE* pipe = ::popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    while (std::size_t got = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, got);
+    const int status = ::pclose(pipe);
+    std::string err;
+    if (FILE* e = std::fopen((dir / "err").string().c_str(), "r")) {
+      while (std::size_t got = std::fread(buf, 1, sizeof buf, e)) err.append(buf, got);
+      std::fclose(e);
+    }
+    std::filesystem::remove_all(dir);
+    if (status != 0) fail("--peer torch: {} failed: {}", script, err.empty() ? "no message" : err.substr(0, err.find('\n')));
+  } else {
+    std::filesystem::remove_all(dir);
+    fail("--peer torch: cannot start python3");
+  }
+  json peer = json::parse(out, nullptr, false);
+  require(peer.is_object() && peer.contains("median_ms_per_denoise"), "--peer torch: unreadable report from {}", script);
+  return peer;
+}
+
+json bench(const BenchOptions& o) {
+  const model::Weights w = load_model(o.model);
+  const model::ModelConfig& c = w.config;
+  const int embodiment = w.resolve_embodiment(o.embodiment.empty() ? default_embodiment(c) : o.embodiment);
+  const int threads = o.threads > 0 ? o.threads : hardware_threads();
+  const model::Observation obs =
+      o.observation.empty() ? model::synthetic_observation(c, 0) : model::load_observation(o.observation, c);
+  const Matrix<double> noise = model::noise_matrix(model::synthetic_noise(c, o.seed).view(), c, "noise");
+
+  const auto ref_start = Clock::now();
+  const model::DenoiseResult reference = ref::ActionHead(w, embodiment, threads).run(obs, noise);
+  const double ref_ms = ms_since(ref_start);
+
+  Timings t = o.backend == "cpu" ? time_cpu(o, w, embodiment, obs, noise, threads) : time_ref(o, w, embodiment, obs, noise, threads);
+
+  cpu::WorkerPool pool(threads);
+  const cpu::StreamBandwidth bw = cpu::measure_stream_bandwidth(pool, cpu::default_stream_buffer_bytes(), 5);
+
+  const Spread denoise = spread(t.denoise_ms), loop = spread(t.loop_ms);
+  const Agreement actions = agreement(t.last.actions.data, reference.actions.data);
+  double max_step_rel_l2 = 0;
+  for (std::size_t s = 0; s < reference.velocities.size(); ++s)
+    max_step_rel_l2 = std::max(max_step_rel_l2, agreement(t.last.velocities[s].data, reference.velocities[s].data).rel_l2);
+  const double floor_ms = t.bytes_per_denoise / bw.bytes_per_second * 1e3;
+  json report = {
+      {"version", model::version_name(c.version)},
+      {"checkpoint", w.checkpoint->path()},
+      {"backend", o.backend},
+      {"engine", t.engine},
+      {"threads", threads},
+      {"runs", o.runs},
+      {"warmup", o.warmup},
+      {"tokens", obs.tokens()},
+      {"load_seconds", t.load_s},
+      {"median_ms_per_denoise", denoise.median},
+      {"min_ms_per_denoise", denoise.min},
+      {"max_ms_per_denoise", denoise.max},
+      {"median_ms_per_step", loop.median / c.n_steps},
+      {"min_ms_per_step", loop.min / c.n_steps},
+      {"max_ms_per_step", loop.max / c.n_steps},
+      {"median_ms_precompute", denoise.median - loop.median},
+      {"weight_bytes_per_step", t.bytes_per_step},
+      {"weight_bytes_per_denoise", t.bytes_per_denoise},
+      {"achieved_gbps", t.bytes_per_denoise / (denoise.median * 1e-3) / 1e9},
+      {"achieved_gflops", t.flops_per_denoise / (denoise.median * 1e-3) / 1e9},
+      {"flops_per_denoise", t.flops_per_denoise},
+      {"stream_bandwidth_gbps", bw.bytes_per_second / 1e9},
+      {"stream_buffer_bytes", bw.buffer_bytes},
+      {"floor_ms_per_denoise", floor_ms},
+      {"ratio_to_floor", denoise.median / floor_ms},
+      {"cos_vs_ref", actions.cosine},
+      {"rel_l2_vs_ref", actions.rel_l2},
+      {"max_step_rel_l2_vs_ref", max_step_rel_l2},
+      {"ref_ms", ref_ms},
+  };
+  if (!o.peer.empty()) {
+    const json peer = run_peer(o, w, embodiment, obs, noise, threads);
+    report["peer"] = peer;
+    report["speedup_vs_peer"] = peer["median_ms_per_denoise"].get<double>() / denoise.median;
+  }
+  return report;
+}
+
+void print_report(const json& r) {
+  fmt::print("ditmk bench: {} {} on {} threads ({}, {} weights)\n", r["version"].get<std::string>(),
+             r["backend"].get<std::string>(), r["threads"].get<int>(), r["engine"]["isa"].get<std::string>(),
+             r["engine"]["weight_format"].get<std::string>());
+  fmt::print("  per denoise    median {:9.2f} ms  (min {:.2f}, max {:.2f}; {} runs after {} warm-up)\n",
+             r["median_ms_per_denoise"].get<double>(), r["min_ms_per_denoise"].get<double>(),
+             r["max_ms_per_denoise"].get<double>(), r["runs"].get<int>(), r["warmup"].get<int>());
+  fmt::print("  per step       median {:9.2f} ms  (min {:.2f}, max {:.2f}); precompute {:.2f} ms\n",
+             r["median_ms_per_step"].get<double>(), r["min_ms_per_step"].get<double>(), r["max_ms_per_step"].get<double>(),
+             r["median_ms_precompute"].get<double>());
+  fmt::print("  weights        {:.1f} MB per step, {:.1f} MB per denoise\n", r["weight_bytes_per_step"].get<double>() / 1e6,
+             r["weight_bytes_per_denoise"].get<double>() / 1e6);
+  fmt::print("  achieved       {:.2f} GB/s, {:.1f} GFLOP/s\n", r["achieved_gbps"].get<double>(), r["achieved_gflops"].get<double>());
+  fmt::print("  machine        {:.2f} GB/s streaming read (same run, {} MB buffer)\n", r["stream_bandwidth_gbps"].get<double>(),
+             r["stream_buffer_bytes"].get<std::size_t>() >> 20);
+  fmt::print("  floor          {:.2f} ms per denoise; ratio to floor {:.2f}x\n", r["floor_ms_per_denoise"].get<double>(),
+             r["ratio_to_floor"].get<double>());
+  fmt::print("  accuracy       cos {:.7f}, rel-L2 {:.2e} (actions); worst step velocity rel-L2 {:.2e}\n",
+             r["cos_vs_ref"].get<double>(), r["rel_l2_vs_ref"].get<double>(), r["max_step_rel_l2_vs_ref"].get<double>());
+  if (r.contains("peer"))
+    fmt::print("  torch peer     median {:.2f} ms per denoise ({} bf16 eager); speed-up {:.2f}x\n",
+               r["peer"]["median_ms_per_denoise"].get<double>(), r["peer"].value("torch_version", "?"),
+               r["speedup_vs_peer"].get<double>());
+}
+
+}  // namespace
+
+void add_bench(CLI::App& app) {
+  auto o = std::make_shared<BenchOptions>();
+  auto* cmd = app.add_subcommand("bench", "time a backend against this machine's streaming floor and the PyTorch peer");
+  cmd->add_option("--checkpoint", o->model.checkpoint, "release directory (default: built-in model of --version)");
+  cmd->add_option("--version", o->model.version, "version of the built-in model")->check(CLI::IsMember({"n15", "n16", "n17"}));
+  cmd->add_option("--backend", o->backend, "cpu or ref")->check(CLI::IsMember({"cpu", "ref"}));
+  cmd->add_option("--dtype", o->dtype, "weight format of the cpu backend")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32"}));
+  cmd->add_option("--threads", o->threads, "threads (default: one per core)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--isa", o->isa, "cap the CPU instruction set")->check(CLI::IsMember({"portable", "avx2", "avx512", "amx"}));
+  cmd->add_option("--runs", o->runs, "timed runs (>= 5)")->check(CLI::Range(5, 1000));
+  cmd->add_option("--warmup", o->warmup, "untimed runs first")->check(CLI::Range(0, 100));
+  cmd->add_option("--observation", o->observation, "observation .npz (default: synthetic)");
+  cmd->add_option("--embodiment", o->embodiment, "embodiment id or tag");
+  cmd->add_option("--seed", o->seed, "noise seed");
+  cmd->add_option("--peer", o->peer, "also time a peer implementation side by side")->check(CLI::IsMember({"torch"}));
+  cmd->add_flag("--json", o->json, "print the report as JSON on stdout instead of the table");
+  cmd->callback([o] {
+    const json report = bench(*o);
+    if (o->json) fmt::print("{}\n", report.dump(2));
+    else print_report(report);
+  });
+}
+
+}  // namespace ditmk::cli
