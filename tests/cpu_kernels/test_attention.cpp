@@ -21,7 +21,7 @@ struct Problem {
     q = random_normal(std::size_t(m * heads * d), stream, 1.5f);
     k = random_normal(std::size_t(keys * heads * d), stream + 1, 1.5f);
     v = random_normal(std::size_t(keys * heads * d), stream + 2);
-    scratch.resize(attention_scratch_floats(keys));
+    scratch.resize(attention_scratch_floats(keys, d));
     const CounterRng rng(9, stream + 3);
     for (int64_t j = 0; j < keys; ++j) mask.push_back(rng.uniform(std::size_t(j)) < 0.6 ? 1 : 0);
   }

@@ -5,6 +5,7 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/npy.hpp"
+#include "support/error_of.hpp"
 #include "support/temp_dir.hpp"
 
 namespace ditmk::io {
@@ -48,14 +49,7 @@ TEST(Npy, ScalarAndEmptyShapesRoundTrip) {
   EXPECT_EQ(read_npy(dir / "e.npy").shape(), (Shape{0, 4}));
 }
 
-std::string error_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::error_of;
 
 void write_header(const std::string& path, const std::string& dict, std::size_t data_bytes) {
   std::string header = dict;

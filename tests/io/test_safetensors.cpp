@@ -7,6 +7,7 @@
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/checkpoint.hpp"
 #include "ditmk/io/safetensors.hpp"
+#include "support/error_of.hpp"
 #include "support/temp_dir.hpp"
 
 namespace ditmk::io {
@@ -24,14 +25,7 @@ void write_raw(const std::string& path, const std::string& header, std::size_t d
   out << data;
 }
 
-std::string error_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::error_of;
 
 TEST(Safetensors, RoundTripKeepsValuesShapesAndDtypes) {
   TempDir dir;

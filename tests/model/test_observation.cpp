@@ -3,6 +3,7 @@
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/npy.hpp"
 #include "ditmk/model/synthetic.hpp"
+#include "support/error_of.hpp"
 #include "support/temp_dir.hpp"
 
 namespace ditmk::model {
@@ -10,14 +11,7 @@ namespace {
 
 using testing::TempDir;
 
-std::string error_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::error_of;
 
 TEST(Observation, KeySetsFollowTheMasks) {
   const ModelConfig c = tiny_config(Version::n16, 4);

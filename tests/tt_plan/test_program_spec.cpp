@@ -1,5 +1,6 @@
 // The K1 / K4 program specs: limits on every version / variant / dtype, io order and presence,
 // role flags and groups, L1 placement, and each rejected mistake.
+#include "support/error_of.hpp"
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,14 +19,7 @@ using model::Version;
 using testing::layout_of;
 using testing::spec_of;
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::error_of;
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 

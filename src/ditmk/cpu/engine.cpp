@@ -1,5 +1,7 @@
 #include "ditmk/cpu/engine.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -41,7 +43,7 @@ Activation activation_of(model::Act act) {
 
 // Activations of one denoise, sized at load; per-thread scratch for the kernels.
 struct Engine::Workspace {
-  int M, D, H, A, inner, ff, out, hidden;
+  int M, D, H, A, inner, ff, out, hidden, max_head_dim;
   Buffer h, n, qkv, attn, ffn, y, dec, enc_a, enc_e, x;
   std::vector<Buffer> velocity;
   std::vector<std::vector<std::byte>> gemm_scratch;  // per thread, 64-byte aligned inside
@@ -54,7 +56,7 @@ struct Engine::Workspace {
     return s.data() + ((64 - base % 64) % 64);
   }
   void reserve_keys(int64_t keys, int threads) {
-    const std::size_t need = attention_scratch_floats(keys);
+    const std::size_t need = attention_scratch_floats(keys, max_head_dim);
     attention_scratch.resize(threads);
     for (auto& b : attention_scratch)
       if (b.data.size() < need) b.data.assign(need, 0.0f);
@@ -65,18 +67,27 @@ struct Engine::Workspace {
 struct Engine::FastOps {
   Engine& engine;
 
+  // This thread's share of the columns. With more rows than one GEMM call takes (the VL tokens),
+  // the share is walked in column blocks small enough to stay in L2 while every row chunk uses them,
+  // so the weights are read from memory once instead of once per 64 rows.
   void gemm_columns(int t, const PackedLinear& l, const float* x, int64_t x_stride, int64_t rows, float* y,
                     int64_t y_stride, Activation act, OutputMode mode, const float* bias) const {
     const Range panels = share(l.weights.panels(), t, engine.pool_.size());
     if (panels.empty()) return;
-    for (int64_t r0 = 0; r0 < rows; r0 += kGemmMaxRows) {
-      GemmArgs a;
-      a.x = x + r0 * x_stride, a.x_stride = x_stride, a.m = std::min<int64_t>(kGemmMaxRows, rows - r0);
-      a.weights = &l.weights, a.bias = bias, a.activation = act, a.output = mode;
-      a.y = y + r0 * y_stride, a.y_stride = y_stride;
-      a.n_begin = panels.begin * kPanelWidth, a.n_end = std::min(panels.end * kPanelWidth, l.n());
-      a.scratch = engine.ws_->scratch_of(t), a.scratch_bytes = engine.ws_->gemm_scratch_bytes;
-      gemm(a, engine.isa_);
+    constexpr std::size_t kL2Block = 512 * 1024;
+    const int64_t block = rows <= kGemmMaxRows ? panels.end - panels.begin
+                                                : std::max<int64_t>(1, int64_t(kL2Block / l.weights.panel_bytes()));
+    for (int64_t p0 = panels.begin; p0 < panels.end; p0 += block) {
+      const int64_t p1 = std::min(panels.end, p0 + block);
+      for (int64_t r0 = 0; r0 < rows; r0 += kGemmMaxRows) {
+        GemmArgs a;
+        a.x = x + r0 * x_stride, a.x_stride = x_stride, a.m = std::min<int64_t>(kGemmMaxRows, rows - r0);
+        a.weights = &l.weights, a.bias = bias, a.activation = act, a.output = mode;
+        a.y = y + r0 * y_stride, a.y_stride = y_stride;
+        a.n_begin = p0 * kPanelWidth, a.n_end = std::min(p1 * kPanelWidth, l.n());
+        a.scratch = engine.ws_->scratch_of(t), a.scratch_bytes = engine.ws_->gemm_scratch_bytes;
+        gemm(a, engine.isa_);
+      }
     }
   }
 
@@ -136,6 +147,10 @@ Engine::Engine(const model::Weights& weights, int embodiment, const EngineOption
       embodiment_(weights.embodiment(embodiment)),
       isa_(selected_isa()),
       pool_(options.threads > 0 ? options.threads : hardware_threads()) {
+  // The per-call precompute builds activations of tens of MB; glibc would map and unmap each one and
+  // pay page faults on every call. Keeping freed memory in the heap makes later calls reuse it.
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   if (!options.isa.empty()) {
     const Isa cap = parse_isa(options.isa);
     if (cap < isa_) isa_ = cap;
@@ -146,6 +161,7 @@ Engine::Engine(const model::Weights& weights, int embodiment, const EngineOption
   Workspace& ws = *ws_;
   ws.M = c.m_rows(), ws.D = c.dims.width, ws.H = c.horizon, ws.A = c.action_dim;
   ws.inner = c.dims.n_heads * c.dims.head_dim, ws.ff = c.dims.ff_dim, ws.out = c.dims.out_dim, ws.hidden = c.dims.hidden;
+  ws.max_head_dim = std::max(c.dims.head_dim, c.dims.vl_head_dim);
   require(ws.M <= kGemmMaxRows, "cpu engine: {} token rows exceed the GEMM's {}", ws.M, kGemmMaxRows);
   auto sized = [](std::size_t n) { return Buffer{std::vector<float>(n, 0.0f)}; };
   ws.h = sized(std::size_t(ws.M) * ws.D), ws.n = sized(std::size_t(ws.M) * ws.D);

@@ -21,12 +21,12 @@ struct AttentionArgs {
   float scale = 0.0f;
   const uint8_t* key_mask = nullptr;  // keys bytes, 1 = admissible; null = all admissible
   int64_t h_begin = 0, h_end = 0;
-  float* scratch = nullptr;  // attention_scratch_floats(keys) floats
+  float* scratch = nullptr;  // attention_scratch_floats(keys, head_dim) floats
   std::size_t scratch_floats = 0;
 };
 
-// One row of scores.
-std::size_t attention_scratch_floats(int64_t keys);
+// One head's keys transposed, a row of scores and the admissible key indices.
+std::size_t attention_scratch_floats(int64_t keys, int64_t head_dim);
 
 // Throws ditmk::Error naming the field for bad arguments, and when no key is admissible (a query
 // row would have nothing to attend to).
