@@ -19,7 +19,7 @@ using model::Version;
 using testing::layout_of;
 using testing::spec_of;
 
-using testing::error_of;
+using ditmk::testing::error_of;
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
