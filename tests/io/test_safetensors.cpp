@@ -43,7 +43,7 @@ TEST(Safetensors, RoundTripKeepsValuesShapesAndDtypes) {
   EXPECT_EQ(vb.dtype, DType::BF16);
   for (int i = 0; i < 15; ++i) EXPECT_EQ(va.at(i), 0.25 * i - 1.0);
   for (int i = 0; i < 7; ++i) EXPECT_EQ(vb.at(i), i * 3.5);
-  EXPECT_EQ(vc.as<int64_t>()[1], 1ll << 40);
+  EXPECT_EQ(vc.at(1), double(1ll << 40));  // at 74 bytes: safetensors does not align tensors
   EXPECT_NE(error_of([&] { f.view("missing"); }).find("missing tensor 'missing'"), std::string::npos);
 }
 

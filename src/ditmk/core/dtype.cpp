@@ -63,16 +63,27 @@ uint16_t f32_to_f16(float value) {
   return sign | uint16_t(half);
 }
 
+namespace {
+// safetensors does not align tensors (a 7-element bf16 tensor shifts every later one), so elements
+// are read with memcpy, which compiles to a plain load and is defined at any address.
+template <typename T>
+T load(const void* data, std::size_t i) {
+  T value;
+  std::memcpy(&value, static_cast<const std::byte*>(data) + i * sizeof(T), sizeof(T));
+  return value;
+}
+}  // namespace
+
 double load_as_double(const void* data, DType dtype, std::size_t i) {
   switch (dtype) {
-    case DType::F32: return static_cast<const float*>(data)[i];
-    case DType::BF16: return bf16_to_f32(static_cast<const uint16_t*>(data)[i]);
-    case DType::F16: return f16_to_f32(static_cast<const uint16_t*>(data)[i]);
-    case DType::F64: return static_cast<const double*>(data)[i];
-    case DType::I64: return double(static_cast<const int64_t*>(data)[i]);
-    case DType::I32: return double(static_cast<const int32_t*>(data)[i]);
+    case DType::F32: return load<float>(data, i);
+    case DType::BF16: return bf16_to_f32(load<uint16_t>(data, i));
+    case DType::F16: return f16_to_f32(load<uint16_t>(data, i));
+    case DType::F64: return load<double>(data, i);
+    case DType::I64: return double(load<int64_t>(data, i));
+    case DType::I32: return double(load<int32_t>(data, i));
     case DType::U8:
-    case DType::BOOL: return double(static_cast<const uint8_t*>(data)[i]);
+    case DType::BOOL: return double(load<uint8_t>(data, i));
   }
   fail("unknown dtype {}", int(dtype));
 }

@@ -18,9 +18,7 @@ std::vector<float> read_as_n_by_k(const TensorView& source, WeightLayout layout,
   for (int64_t row = 0; row < source.shape[0]; ++row) {
     for (int64_t col = 0; col < source.shape[1]; ++col) {
       const std::size_t i = std::size_t(row * source.shape[1] + col);
-      const float value = source.dtype == DType::F32    ? source.as<float>()[i]
-                          : source.dtype == DType::BF16 ? bf16_to_f32(source.as<uint16_t>()[i])
-                                                        : f16_to_f32(source.as<uint16_t>()[i]);
+      const float value = float(source.at(i));  // memcpy loads: checkpoint tensors need not be aligned
       const int64_t nn = layout == WeightLayout::out_in ? row : col;
       const int64_t kk = layout == WeightLayout::out_in ? col : row;
       out[std::size_t(nn * k + kk)] = value;
