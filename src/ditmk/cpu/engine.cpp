@@ -47,6 +47,7 @@ struct Engine::Workspace {
   Buffer h, n, qkv, attn, ffn, y, dec, enc_a, enc_e, x;
   std::vector<Buffer> velocity;
   std::vector<std::vector<std::byte>> gemm_scratch;  // per thread, 64-byte aligned inside
+  std::vector<std::vector<std::byte>> prepared;      // per thread: x of a many-row precompute op, rounded once
   std::vector<Buffer> attention_scratch;             // per thread
   std::size_t gemm_scratch_bytes = 0;
 
@@ -68,24 +69,38 @@ struct Engine::FastOps {
   Engine& engine;
 
   // This thread's share of the columns. With more rows than one GEMM call takes (the VL tokens),
-  // the share is walked in column blocks small enough to stay in L2 while every row chunk uses them,
-  // so the weights are read from memory once instead of once per 64 rows.
+  // x is rounded once for all rows and the share is walked in column blocks small enough to stay in
+  // L2 while every 64-row chunk uses them, so weights leave memory once and x is rounded once.
   void gemm_columns(int t, const PackedLinear& l, const float* x, int64_t x_stride, int64_t rows, float* y,
                     int64_t y_stride, Activation act, OutputMode mode, const float* bias) const {
     const Range panels = share(l.weights.panels(), t, engine.pool_.size());
     if (panels.empty()) return;
+    GemmArgs a;
+    a.x = x, a.x_stride = x_stride, a.weights = &l.weights, a.bias = bias, a.activation = act, a.output = mode;
+    a.y_stride = y_stride;
+    if (rows <= kGemmMaxRows) {
+      a.m = rows, a.y = y;
+      a.n_begin = panels.begin * kPanelWidth, a.n_end = std::min(panels.end * kPanelWidth, l.n());
+      a.scratch = engine.ws_->scratch_of(t), a.scratch_bytes = engine.ws_->gemm_scratch_bytes;
+      gemm(a, engine.isa_);
+      return;
+    }
+    std::vector<std::byte>& prepared = engine.ws_->prepared[t];
+    const std::size_t need = gemm_scratch_bytes(l.weights, rows) + 64;
+    if (prepared.size() < need) prepared.resize(need);
+    std::byte* base = prepared.data() + (64 - reinterpret_cast<uintptr_t>(prepared.data()) % 64) % 64;
+    a.m = rows, a.scratch = base, a.scratch_bytes = need - 64;
+    gemm_prepare_x(a, engine.isa_);
+    a.x_prepared = true;
+    const std::size_t row_bytes = gemm_prepared_row_bytes(l.weights, engine.isa_);
     constexpr std::size_t kL2Block = 512 * 1024;
-    const int64_t block = rows <= kGemmMaxRows ? panels.end - panels.begin
-                                                : std::max<int64_t>(1, int64_t(kL2Block / l.weights.panel_bytes()));
+    const int64_t block = std::max<int64_t>(1, int64_t(kL2Block / l.weights.panel_bytes()));
     for (int64_t p0 = panels.begin; p0 < panels.end; p0 += block) {
       const int64_t p1 = std::min(panels.end, p0 + block);
       for (int64_t r0 = 0; r0 < rows; r0 += kGemmMaxRows) {
-        GemmArgs a;
-        a.x = x + r0 * x_stride, a.x_stride = x_stride, a.m = std::min<int64_t>(kGemmMaxRows, rows - r0);
-        a.weights = &l.weights, a.bias = bias, a.activation = act, a.output = mode;
-        a.y = y + r0 * y_stride, a.y_stride = y_stride;
+        a.x = x + r0 * x_stride, a.m = std::min<int64_t>(kGemmMaxRows, rows - r0), a.y = y + r0 * y_stride;
         a.n_begin = p0 * kPanelWidth, a.n_end = std::min(p1 * kPanelWidth, l.n());
-        a.scratch = engine.ws_->scratch_of(t), a.scratch_bytes = engine.ws_->gemm_scratch_bytes;
+        a.scratch = base + r0 * row_bytes, a.scratch_bytes = need - 64 - r0 * row_bytes;
         gemm(a, engine.isa_);
       }
     }
@@ -177,6 +192,7 @@ Engine::Engine(const model::Weights& weights, int embodiment, const EngineOption
   for (const auto& [src, l] : model_.precompute) need(l);
   ws.gemm_scratch_bytes = scratch;
   ws.gemm_scratch.assign(pool_.size(), std::vector<std::byte>(scratch + 64));
+  ws.prepared.resize(pool_.size());
   ws.reserve_keys(ws.M, pool_.size());
 }
 

@@ -29,6 +29,21 @@ std::size_t gemm_scratch_bytes(const PackedWeights& weights, int64_t m) {
   return std::size_t(m * detail::scratch_row_stride(weights)) * sizeof(float);
 }
 
+std::size_t gemm_prepared_row_bytes(const PackedWeights& weights, Isa isa) {
+  const std::size_t element = isa >= Isa::avx512_bf16 ? sizeof(uint16_t) : sizeof(float);
+  return std::size_t(detail::scratch_row_stride(weights)) * element;
+}
+
+void gemm_prepare_x(const GemmArgs& args, Isa isa) {
+  require(args.weights != nullptr && args.x != nullptr && args.m >= 1, "gemm_prepare_x: weights, x or rows missing");
+  if (args.weights->format() == WeightFormat::fp32) return;
+  require(args.scratch_bytes >= gemm_scratch_bytes(*args.weights, args.m), "gemm_prepare_x: scratch has {} bytes, needs {}",
+          args.scratch_bytes, gemm_scratch_bytes(*args.weights, args.m));
+  require(isa_supported(isa), "gemm: instruction set {} is not supported by this CPU", isa_name(isa));
+  if (isa >= Isa::avx512_bf16) detail::prepare_x_avx512(args);
+  else detail::prepare_x_portable(args);
+}
+
 void gemm(const GemmArgs& args, Isa isa) {
   check_args(args);
   require(isa_supported(isa), "gemm: instruction set {} is not supported by this CPU", isa_name(isa));

@@ -34,10 +34,20 @@ struct GemmArgs {
   int64_t n_begin = 0, n_end = 0;
   std::byte* scratch = nullptr;  // gemm_scratch_bytes(weights, m) bytes, 64-byte aligned
   std::size_t scratch_bytes = 0;
+  // With bf16 / bfp8_b weights: scratch already holds these m rows of x as gemm_prepare_x left them
+  // (same isa, same weights' K), so the call does not round x again. Lets one rounding serve every
+  // column block a caller walks over the same rows.
+  bool x_prepared = false;
 };
 
 // Scratch one call needs (room for x rounded to bf16); one buffer per concurrent caller.
 std::size_t gemm_scratch_bytes(const PackedWeights& weights, int64_t m);
+
+// Rounds the args.m rows of x (any number of rows) into args.scratch exactly as gemm() would; a
+// later gemm() over rows [r0, r0 + 64) of them passes scratch + r0 * gemm_prepared_row_bytes() and
+// x_prepared = true. Nothing to do for fp32 weights.
+void gemm_prepare_x(const GemmArgs& args, Isa isa);
+std::size_t gemm_prepared_row_bytes(const PackedWeights& weights, Isa isa);
 
 // Checks args (ditmk::Error naming the field) and runs the kernel family of isa, which must be
 // supported here. amx_bf16 runs the AVX512-BF16 kernels (every AMX CPU has them).

@@ -187,9 +187,13 @@ void round_rows_to_bf16(const GemmArgs& args, int64_t k, int64_t k_padded, int64
 void gemm_avx512(const GemmArgs& args) {
   const PackedWeights& w = *args.weights;
   if (w.format() == WeightFormat::fp32) return run_gemm<Fp32Micro>(args, args.x, args.x_stride, w.k());
-  auto* x = reinterpret_cast<uint16_t*>(args.scratch);
-  round_rows_to_bf16(args, w.k(), w.k_padded(), scratch_row_stride(w), x);
-  run_gemm<PairMicro>(args, x, scratch_row_stride(w), w.k_padded());
+  if (!args.x_prepared) prepare_x_avx512(args);
+  run_gemm<PairMicro>(args, reinterpret_cast<const uint16_t*>(args.scratch), scratch_row_stride(w), w.k_padded());
+}
+
+void prepare_x_avx512(const GemmArgs& args) {
+  const PackedWeights& w = *args.weights;
+  round_rows_to_bf16(args, w.k(), w.k_padded(), scratch_row_stride(w), reinterpret_cast<uint16_t*>(args.scratch));
 }
 
 }  // namespace ditmk::cpu::detail

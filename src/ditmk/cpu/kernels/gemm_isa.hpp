@@ -15,4 +15,9 @@ void gemm_portable(const GemmArgs& args);
 void gemm_avx2(const GemmArgs& args);
 void gemm_avx512(const GemmArgs& args);
 
+// x rounded for the bf16-weight kernels, into args.scratch with scratch_row_stride(): bf16 pairs
+// (AVX-512) or bf16-valued floats (AVX2, portable).
+void prepare_x_portable(const GemmArgs& args);  // shared by AVX2 and portable
+void prepare_x_avx512(const GemmArgs& args);
+
 }  // namespace ditmk::cpu::detail

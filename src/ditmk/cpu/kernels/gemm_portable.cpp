@@ -57,16 +57,21 @@ struct PortableMicro {
 
 }  // namespace
 
-void gemm_portable(const GemmArgs& args) {
+void prepare_x_portable(const GemmArgs& args) {
   const PackedWeights& w = *args.weights;
-  if (w.format() == WeightFormat::fp32) return run_gemm<PortableMicro>(args, args.x, args.x_stride, w.k());
   auto* x = reinterpret_cast<float*>(args.scratch);
   const int64_t stride = scratch_row_stride(w);
   for (int64_t r = 0; r < args.m; ++r) {
     for (int64_t k = 0; k < w.k_padded(); ++k)
       x[r * stride + k] = k < w.k() ? round_to_bf16(args.x[r * args.x_stride + k]) : 0.0f;
   }
-  run_gemm<PortableMicro>(args, x, stride, w.k_padded());
+}
+
+void gemm_portable(const GemmArgs& args) {
+  const PackedWeights& w = *args.weights;
+  if (w.format() == WeightFormat::fp32) return run_gemm<PortableMicro>(args, args.x, args.x_stride, w.k());
+  if (!args.x_prepared) prepare_x_portable(args);
+  run_gemm<PortableMicro>(args, reinterpret_cast<const float*>(args.scratch), scratch_row_stride(w), w.k_padded());
 }
 
 }  // namespace ditmk::cpu::detail
