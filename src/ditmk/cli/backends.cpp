@@ -4,11 +4,12 @@
 #include "ditmk/core/parallel.hpp"
 #include "ditmk/cpu/engine.hpp"
 #include "ditmk/ref/action_head.hpp"
+#include "ditmk/tt/kernel/emu_executor.hpp"
 
 namespace ditmk::cli {
 
 const std::vector<std::string>& backend_names() {
-  static const std::vector<std::string> names = {"cpu", "ref"};
+  static const std::vector<std::string> names = {"cpu", "ref", "emu"};
   return names;
 }
 
@@ -20,6 +21,11 @@ model::DenoiseResult run_backend(const std::string& backend, const model::Weight
   if (backend == "cpu") {
     cpu::Engine engine(weights, embodiment, {threads, cpu::parse_weight_format(options.dtype), options.isa});
     return engine.run(obs, noise);
+  }
+  if (backend == "emu") {
+    // the megakernel on the emulated Blackhole chip; --dtype is its stream arena format
+    const tt::kernel::EmuExecutor emu(weights, embodiment, {tt::parse_tile_format(options.dtype), threads});
+    return emu.denoise(obs, noise).denoise;
   }
   fail("--backend '{}': unknown backend", backend);
 }

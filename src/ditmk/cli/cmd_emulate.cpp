@@ -1,12 +1,20 @@
-// `ditmk emulate`: runs a program on the emulated Blackhole chip and reports what it found.
+// `ditmk emulate`: runs a program on the emulated Blackhole chip and reports what it found: the
+// acceptance linear layer (--program linear) or the DiT megakernel (--program dit, or any
+// --variant) of a model against the float64 reference.
 #include <fmt/format.h>
 
 #include <fstream>
 #include <string>
 
 #include "ditmk/cli/commands.hpp"
+#include "ditmk/cli/model_source.hpp"
 #include "ditmk/core/error.hpp"
+#include "ditmk/core/parallel.hpp"
+#include "ditmk/core/rng.hpp"
+#include "ditmk/model/synthetic.hpp"
+#include "ditmk/ref/action_head.hpp"
 #include "ditmk/tt/emu/linear_program.hpp"
+#include "ditmk/tt/kernel/emu_report.hpp"
 
 namespace ditmk::cli {
 
@@ -19,11 +27,23 @@ struct EmulateArgs {
   uint64_t seed = 1;
   uint32_t launches = 2;
   uint32_t cb_w_pages = 0;
+  // the DiT megakernel
+  ModelSource model;
+  std::string variant;
+  std::string embodiment;
+  int n_blocks = 0;  // 0: all of the model's blocks
 };
 
-void run_emulate(const EmulateArgs& args) {
+void write_report(const std::string& path, const nlohmann::json& report) {
+  if (path.empty()) return;
+  std::ofstream out(path);
+  require(bool(out), "--report: cannot write '{}'", path);
+  out << report.dump(2) << '\n';
+  require(bool(out), "--report: writing '{}' failed", path);
+}
+
+void run_linear_program(const EmulateArgs& args) {
   using namespace ditmk::tt::emu;
-  require(args.program == "linear", "--program: unknown program '{}' (known: linear)", args.program);
   LinearOptions options;
   options.weight_format = tt::parse_tile_format(args.dtype);
   require(options.weight_format != tt::TileFormat::fp32, "--dtype: weights stream as bf16 or bfp8_b, not fp32");
@@ -32,13 +52,7 @@ void run_emulate(const EmulateArgs& args) {
   options.launches = args.launches;
   options.cb_w_pages = args.cb_w_pages;
   const LinearRun run = run_linear(options);
-  const nlohmann::json report = to_json(run, options);
-  if (!args.report.empty()) {
-    std::ofstream out(args.report);
-    require(bool(out), "--report: cannot write '{}'", args.report);
-    out << report.dump(2) << '\n';
-    require(bool(out), "--report: writing '{}' failed", args.report);
-  }
+  write_report(args.report, to_json(run, options));
   const LaunchReport& last = run.launches.back();
   if (!run.clean) {
     for (const Fault& fault : last.faults) fmt::print("fault: {}\n", to_string(fault));
@@ -56,17 +70,111 @@ void run_emulate(const EmulateArgs& args) {
           run.expected_dram_bytes);
 }
 
+// The model with only its first n blocks: what the block / step / steps4 programs of --n-blocks run.
+model::Weights first_blocks(model::Weights weights, int n_blocks) {
+  if (n_blocks == 0) return weights;
+  require(n_blocks >= 1 && n_blocks <= weights.config.n_blocks, "--n-blocks {} outside 1..{}", n_blocks,
+          weights.config.n_blocks);
+  weights.config.n_blocks = n_blocks;
+  weights.config.block_keys.resize(n_blocks);
+  weights.blocks.resize(n_blocks);
+  return weights;
+}
+
+void print_dit_report(const tt::kernel::EmuResult& r, const tt::kernel::VsReference& vs) {
+  using namespace ditmk::tt;
+  const emu::LaunchReport& last = r.launches.back().report;
+  fmt::print("{} {} {} x{} blocks: vs float64 reference cos {:.6f} rel-L2 {:.3g}", model::version_name(r.layout.version),
+             variant_name(r.layout.variant), tile_format_name(r.layout.dtype_stream), r.layout.n_blocks,
+             vs.actions.cos, vs.actions.rel_l2);
+  if (r.layout.variant != Variant::block) fmt::print(", worst step velocity rel-L2 {:.3g}", vs.max_step_rel_l2);
+  fmt::print("\n");
+  fmt::print("chip counters: dram read {} B, written {} B; noc0 {} B in {} transfers, noc1 {} B in {} transfers\n",
+             last.counters.dram_read_bytes(), last.counters.dram_write_bytes(), last.counters.noc[0].bytes,
+             last.counters.noc[0].transfers, last.counters.noc[1].bytes, last.counters.noc[1].transfers);
+  fmt::print("time lower bound {:.1f} us ({}); launches {}{}\n", last.bound.seconds * 1e6, last.bound.limited_by,
+             r.launches.size(), r.launches.size() > 1 ? (r.launches_identical ? ", identical" : ", DIFFER") : "");
+  fmt::print("CB high-water marks (used / planned bytes):\n");
+  for (const emu::CbHighWater& cb : tt::kernel::high_water_by_name(last.counters)) {
+    fmt::print("  {:<13} #{:<2} {:>9} / {:>9}  on {}{}\n", cb.name, cb.id, cb.used_bytes, cb.planned_bytes,
+               emu::core_name(cb.core), cb.used_bytes > cb.planned_bytes ? "  OVER" : "");
+  }
+  fmt::print("per block (one step): arena bytes, streamed this launch, DRAM-bound lower bound, seed's plan\n");
+  for (const tt::kernel::BlockRow& row : tt::kernel::block_table(r)) {
+    fmt::print("  blk{:<3} {:>11} B  {:>11} B ({} x)  {:>7.1f} us  {:>5.1f} us\n", row.block, row.arena_bytes,
+               row.streamed_bytes, row.steps, row.dram_bound_seconds * 1e6, tt::kernel::kPlannedBlockSeconds * 1e6);
+  }
+  double wall = 0;
+  for (const auto& l : r.launches) wall += l.wall_seconds;
+  fmt::print("wall {:.1f} s for {} launch(es)\n", wall, r.launches.size());
+}
+
+void run_dit_program(const EmulateArgs& args) {
+  using namespace ditmk::tt;
+  const Variant variant = parse_variant(args.variant.empty() ? "steps4" : args.variant);
+  const TileFormat dtype = parse_tile_format(args.dtype);
+  require(dtype != TileFormat::fp32, "--dtype: the stream arena is bf16 or bfp8_b, not fp32");
+  const model::Weights full = load_model(args.model);
+  const model::Weights weights = first_blocks(full, args.n_blocks);
+  const int embodiment =
+      weights.resolve_embodiment(args.embodiment.empty() ? default_embodiment(weights.config) : args.embodiment);
+  const model::Observation obs = model::synthetic_observation(weights.config, args.seed);
+  const Matrix<double> noise =
+      model::noise_matrix(model::synthetic_noise(weights.config, args.seed).view(), weights.config, "noise");
+  const int threads = hardware_threads();
+  const ref::ActionHead ref(weights, embodiment, threads);
+  const kernel::EmuExecutor emu(weights, embodiment, {dtype, threads});
+  const auto call = emu.precompute(obs);
+  kernel::EmuResult result;
+  kernel::VsReference vs;
+  if (variant == Variant::block) {
+    Matrix<double> h(weights.config.m_rows(), weights.config.dims.width);
+    CounterRng rng(args.seed, 17);
+    for (std::size_t i = 0; i < h.data.size(); ++i) h.data[i] = rng.normal(i);
+    result = emu.blocks(obs, call, h, 0, weights.config.n_blocks);
+    for (int b = 0; b < weights.config.n_blocks; ++b) h = kernel::reference_block(weights, call, ref.step_tables(), b, 0, h);
+    vs.actions = kernel::agreement(result.residual, h);
+  } else {
+    result = variant == Variant::steps4 ? emu.denoise(obs, call, noise, int(args.launches))
+                                        : emu.denoise_by_steps(obs, call, noise);
+    model::DenoiseResult want;
+    Matrix<double> x = noise;
+    for (int s = 0; s < weights.config.n_steps; ++s) {
+      Matrix<double> v = ref.velocity(call, s, x);
+      for (std::size_t i = 0; i < x.data.size(); ++i) x.data[i] += model::euler_dt(weights.config) * v.data[i];
+      want.velocities.push_back(std::move(v));
+    }
+    want.actions = x;
+    vs = kernel::compare_denoise(result.denoise, want);
+  }
+  write_report(args.report, kernel::to_json(result, vs));
+  print_dit_report(result, vs);
+}
+
+void run_emulate(const EmulateArgs& args) {
+  if (args.program == "dit" || !args.variant.empty()) return run_dit_program(args);
+  require(args.program == "linear", "--program: unknown program '{}' (known: linear, dit)", args.program);
+  run_linear_program(args);
+}
+
 }  // namespace
 
 void add_emulate(CLI::App& app) {
   auto args = std::make_shared<EmulateArgs>();
   CLI::App* cmd = app.add_subcommand("emulate", "run a program on the emulated 110-core Blackhole chip");
-  cmd->add_option("--program", args->program, "program to run (linear)")->capture_default_str();
+  cmd->add_option("--program", args->program, "program to run: linear, or dit (the megakernel)")->capture_default_str();
   cmd->add_option("--dtype", args->dtype, "weight format: bf16 or bfp8_b")->capture_default_str();
   cmd->add_option("--report", args->report, "write the report as JSON to this file");
-  cmd->add_option("--seed", args->seed, "seed of the random activation and weights")->capture_default_str();
-  cmd->add_option("--launches", args->launches, "launches in a row")->capture_default_str();
-  cmd->add_option("--cb-w-pages", args->cb_w_pages, "pages of the weight ring (0: the plan's)")->capture_default_str();
+  cmd->add_option("--seed", args->seed, "seed of the random inputs")->capture_default_str();
+  cmd->add_option("--launches", args->launches, "launches in a row (linear, steps4)")->capture_default_str();
+  cmd->add_option("--cb-w-pages", args->cb_w_pages, "linear: pages of the weight ring (0: the plan's)")
+      ->capture_default_str();
+  cmd->add_option("--variant", args->variant, "megakernel variant: block, step or steps4 (implies --program dit)");
+  cmd->add_option("--version", args->model.version, "built-in model of this version (n15, n16, n17)")
+      ->capture_default_str();
+  cmd->add_option("--checkpoint", args->model.checkpoint, "a release directory or .safetensors instead");
+  cmd->add_option("--embodiment", args->embodiment, "embodiment id or tag (default: new_embodiment)");
+  cmd->add_option("--n-blocks", args->n_blocks, "run only the first N DiT blocks (0: all)")->capture_default_str();
   cmd->callback([args] { run_emulate(*args); });
 }
 

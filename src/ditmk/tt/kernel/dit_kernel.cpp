@@ -1,0 +1,462 @@
+#include "ditmk/tt/kernel/dit_kernel.hpp"
+
+#include "ditmk/core/dtype.hpp"
+#include "ditmk/tt/kernel/data_movers.hpp"
+#include "ditmk/tt/kernel/tile_math.hpp"
+
+namespace ditmk::tt::kernel {
+
+namespace {
+
+using namespace emu;
+
+constexpr uint32_t kHeadTiles = 64;  // tiles per row of the head-padded [64, 2048] attention layout
+
+// One walk of the whole program. Every processor of every working core runs it in the same order
+// and does its own part of each phase; the hub takes part in the rounds. Readers, spares and the
+// second hub have no work in direct mode.
+class Walk {
+ public:
+  explicit Walk(Ctx& x) : x_(x), layout_(x.layout), variant_(layout_.variant), n_(uint32_t(layout_.n_blocks)) {}
+
+  void run() {
+    setup();
+    for (uint32_t s = 0; s < x_.cfg.n_steps; ++s) {
+      const uint32_t step = variant_ == Variant::steps4 ? s : x_.step_index();
+      if (variant_ == Variant::steps4) encoder(step);
+      for (uint32_t b = 0; b < n_; ++b) block(step, b);
+      if (variant_ != Variant::block) output_head(step);
+    }
+    finish();
+  }
+
+ private:
+  bool trisc() const { return x_.compute && x_.is(Processor::trisc); }
+  bool brisc() const { return x_.compute && x_.is(Processor::brisc); }
+  bool ncrisc() const { return x_.compute && x_.is(Processor::ncrisc); }
+  bool hub_brisc() const { return x_.hub && x_.is(Processor::brisc); }
+  bool hub_trisc() const { return x_.hub && x_.is(Processor::trisc); }
+
+  uint32_t bias_table() const { return x_.io("bias_rows"); }
+  uint32_t bias_row_bytes() const { return uint32_t(layout_.ff_dim) * 2; }
+  uint32_t width_row_bytes() const { return uint32_t(layout_.width) * 2; }
+  uint32_t adaln_row(uint32_t step, uint32_t index) const { return step * (2 * n_ + 2) + index; }
+
+  void push_bias(uint32_t table, uint32_t row_bytes, uint32_t row, std::vector<uint32_t> col_tiles) {
+    std::vector<Bf16Tile> tiles;
+    for (uint32_t t : col_tiles) tiles.push_back(read_row_tile(x_, table, row_bytes, row, t));
+    push_tiles(x_.cb_bias0, tiles, 2);
+  }
+
+  void push_adaln(uint32_t scale_row, uint32_t shift_row) {
+    const uint32_t table = x_.io("adaln_rows");
+    push_tiles(x_.cb_adaln, {read_row_tile(x_, table, width_row_bytes(), scale_row, x_.col),
+                             read_row_tile(x_, table, width_row_bytes(), shift_row, x_.col)}, 2);
+  }
+
+  void contribute_front(uint32_t cb, uint32_t n_tiles, const std::vector<std::pair<uint32_t, uint32_t>>& pages) {
+    cb_wait_front(cb, n_tiles);
+    contribute(x_, get_read_ptr(cb), pages);
+    cb_pop_front(cb, n_tiles);
+  }
+
+  // The own residual / normalised tile (r, t) from cb_h to page r * 48 + t of the hub.
+  void contribute_own_tile() {
+    if (brisc()) contribute_front(x_.cb_h, 1, {{0, x_.row * kRowTiles + x_.col}});
+  }
+
+  void residual_round(uint32_t dram_out = 0) {
+    contribute_own_tile();
+    mcast_round(x_, kComputeCores, 2 * kRowTiles, 0, dram_out);
+    if (brisc()) refill_residual_row(x_);
+  }
+
+  void setup() {
+    if (brisc()) {
+      setup_constants(x_);
+      learn_landing_ring(x_);
+      if (variant_ != Variant::steps4) {
+        cb_reserve_back(x_.cb_x, kRowTiles);  // the host uploaded x_rep
+        cb_push_back(x_.cb_x, kRowTiles);
+      } else if (x_.c < uint32_t(layout_.width / kTile)) {
+        push_tail_constants();
+      }
+    }
+    if (hub_brisc()) {
+      publish_landing_ring(x_);
+      push_tiles(x_.cb_hconst, {identity_tile(1.0f / float(x_.cfg.n_steps))}, 1);
+      if (variant_ == Variant::steps4) {
+        const uint32_t tiles = 2 * x_.nt;
+        cb_reserve_back(x_.cb_act, tiles);
+        const InterleavedAddrGen state{x_.io("x_t"), kFp32TileBytes};
+        for (uint32_t p = 0; p < tiles; ++p)
+          noc_async_read(state.get_noc_addr(p), get_write_ptr(x_.cb_act) + p * kFp32TileBytes, kFp32TileBytes);
+        noc_async_read_barrier();
+        x_.cfg.trace->io_read_bytes += tiles * kFp32TileBytes;
+        cb_push_back(x_.cb_act, tiles);
+      }
+    }
+  }
+
+  // cb_tconst of the encoder cores: b3 + position rows, the action-row masks and the state /
+  // future token rows of this core's column tile, for both tile rows.
+  void push_tail_constants() {
+    std::vector<Bf16Tile> tiles;
+    for (int r = 0; r < 2; ++r) {
+      int rows[32];
+      for (int i = 0; i < 32; ++i) rows[i] = 32 * r + i;
+      tiles.push_back(read_rows_tile(x_, x_.io("b3_pos_rows"), width_row_bytes(), rows, x_.col));
+    }
+    for (int r = 0; r < 2; ++r)
+      tiles.push_back(row_range_tile(layout_.action_rows[0] - 32 * r, layout_.action_rows[1] - 32 * r));
+    for (int r = 0; r < 2; ++r) {
+      int state_rows[32], future_rows[32];
+      for (int i = 0; i < 32; ++i) {
+        const int token = 32 * r + i;
+        state_rows[i] = token == 0 ? 0 : -1;
+        future_rows[i] = token >= 1 && token <= layout_.n_future_tokens ? token - 1 : -1;
+      }
+      Bf16Tile tile = read_rows_tile(x_, x_.io("state_features"), width_row_bytes(), state_rows, x_.col);
+      if (layout_.n_future_tokens > 0) {
+        const Bf16Tile future = read_rows_tile(x_, x_.io("future_tokens"), width_row_bytes(), future_rows, x_.col);
+        for (int i = 0; i < 32; ++i)
+          if (future_rows[i] >= 0)
+            for (int c = 0; c < 32; ++c) tile[tile_index(i, c)] = future[tile_index(i, c)];
+      }
+      tiles.push_back(tile);
+    }
+    push_tiles(x_.cb_tconst, tiles, 6);
+  }
+
+  // A tail op on cores 0 .. N tiles - 1: stream, multiply, then gather the 2 output tiles of each.
+  void tail_phase(const std::string& name, uint32_t k_tiles, uint32_t a_row_tiles, Activation act, uint32_t table,
+                  uint32_t row_bytes, uint32_t bias_row, uint32_t page_row_tiles) {
+    const ArenaOp& op = x_.op(name);
+    const bool mine = x_.compute && x_.c < op.slices.size();
+    if (ncrisc() && mine) stream_slice(x_, op);
+    if (trisc()) {
+      if (mine && name == "enc3") encoder_out_op(x_, k_tiles);
+      else if (mine) tail_op(x_, k_tiles, a_row_tiles, act);
+      else {
+        cb_wait_front(x_.cb_a, kCbAPages);
+        cb_pop_front(x_.cb_a, kCbAPages);
+      }
+    }
+    if (brisc() && mine) {
+      if (table) push_bias(table, row_bytes, bias_row, {x_.c});
+      contribute_front(x_.cb_o, 2, {{0, x_.c}, {1, page_row_tiles + x_.c}});
+    }
+  }
+
+  void encoder(uint32_t step) {
+    const uint32_t pages = 2 * x_.nt;
+    if (hub_trisc()) hub_state_to_bf16(x_);
+    if (hub_brisc()) cb_wait_front(x_.cb_xin, pages);
+    mcast_round(x_, 0, pages, hub_brisc() ? get_read_ptr(x_.cb_xin) : 0);
+    if (hub_brisc()) cb_pop_front(x_.cb_xin, pages);
+    const uint32_t w = uint32_t(layout_.width / kTile);
+    tail_phase("enc1", x_.nt, x_.nt, Activation::none, bias_table(), bias_row_bytes(), 4 * n_ + 3, w);
+    mcast_round(x_, w, 2 * w);
+    tail_phase("enc2a", w, w, Activation::silu, x_.io("b2_step"), width_row_bytes(), step, w);
+    mcast_round(x_, w, 2 * w);
+    tail_phase("enc3", w, w, Activation::none, 0, 0, 0, w);
+    mcast_round(x_, w, 2 * w);
+    if (brisc()) refill_residual_row(x_);
+  }
+
+  void layer_norm_phase(bool modulate, uint32_t eps_cb, uint32_t eps_tile, uint32_t scale_row) {
+    if (trisc()) layer_norm_own_tile(x_, modulate, eps_cb, eps_tile);
+    if (brisc() && modulate) push_adaln(scale_row, scale_row + 1);
+    contribute_own_tile();
+    mcast_round(x_, kComputeCores, 2 * kRowTiles);
+  }
+
+  void block(uint32_t step, uint32_t b) {
+    layer_norm_phase(true, x_.cb_stat, kBlockEpsTile, adaln_row(step, 2 * b));
+    const std::string blk = "blk" + std::to_string(b) + ".";
+    const bool head_core = x_.compute && x_.group == 0;
+    if (!layout_.is_cross(int(b))) {
+      self_attention_inputs(blk, b);
+      if (trisc() && head_core) head_attention(x_, x_.cb_mm0, 1);
+    } else {
+      cross_attention_inputs(blk, b);
+    }
+    // O_h leaves a tile row at a time (cb_o runs in 2-tile windows, shared with the tail ops)
+    if (brisc() && head_core) {
+      for (uint32_t r = 0; r < 2; ++r)
+        contribute_front(x_.cb_o, 2, {{0, r * kHeadTiles + 2 * x_.head}, {1, r * kHeadTiles + 2 * x_.head + 1}});
+    }
+    mcast_round(x_, 2 * uint32_t(layout_.n_heads), 2 * kHeadTiles);
+    k_split_residual(blk + "out", 4 * b + 1, [&] {
+      if (trisc()) partial_op(x_, 16, kHeadTiles, x_.quarter * 16);
+    });
+    residual_round();
+    layer_norm_phase(false, x_.cb_stat, kBlockEpsTile, 0);
+    feed_forward(blk, b);
+    const bool last = b + 1 == n_ && variant_ == Variant::block;
+    residual_round(last && hub_brisc() ? x_.io("x_out") : 0);
+  }
+
+  void self_attention_inputs(const std::string& blk, uint32_t b) {
+    if (ncrisc()) stream_slice(x_, x_.op(blk + "qkv"));
+    if (trisc()) full_k_op(x_, kRowTiles, Activation::none);
+    if (brisc()) {
+      push_bias(bias_table(), bias_row_bytes(), 4 * b, {2 * x_.c, 2 * x_.c + 1});
+      if (x_.group == 0) {
+        const uint32_t mask = x_.io("self_mask");
+        push_tiles(x_.cb_mask, {read_row_tile(x_, mask, 128, 0, 0), read_row_tile(x_, mask, 128, 0, 1)}, 2);
+      }
+    }
+    // K then V of every head through the hub; the head core keeps its own head's tiles
+    for (uint32_t part = 1; part <= 2; ++part) {
+      if (brisc() && x_.group == part) {
+        std::vector<std::pair<uint32_t, uint32_t>> pages;
+        for (uint32_t r = 0; r < 2; ++r)
+          for (uint32_t d = 0; d < 2; ++d) pages.push_back({r * 2 + d, r * kHeadTiles + 2 * x_.head + d});
+        contribute_front(x_.cb_mm0, 4, pages);
+      }
+      mcast_round(x_, uint32_t(layout_.n_heads), 2 * kHeadTiles);
+      if (!brisc()) continue;
+      if (x_.group == 0) copy_head_tiles(part == 1 ? x_.cb_k : x_.cb_v, part == 1);
+      cb_pop_front(x_.cb_a, kCbAPages);
+    }
+  }
+
+  // K^T tiles (slot d * 2 + key tile) or V tiles (slot key tile * 2 + d) of this head from cb_a.
+  void copy_head_tiles(uint32_t cb, bool transposed) {
+    cb_reserve_back(cb, 4);
+    for (uint32_t kr = 0; kr < 2; ++kr) {
+      for (uint32_t d = 0; d < 2; ++d) {
+        Bf16Tile tile;
+        l1_read(get_read_ptr(x_.cb_a) + (kr * kHeadTiles + 2 * x_.head + d) * kBf16TileBytes, tile.data(),
+                kBf16TileBytes);
+        const uint32_t slot = transposed ? d * 2 + kr : kr * 2 + d;
+        const Bf16Tile out = transposed ? transpose(tile) : tile;
+        l1_write(get_write_ptr(cb) + slot * kBf16TileBytes, out.data(), kBf16TileBytes);
+      }
+    }
+    cb_push_back(cb, 4);
+  }
+
+  void cross_attention_inputs(const std::string& blk, uint32_t b) {
+    if (ncrisc()) stream_slice(x_, x_.op(blk + "q"));
+    if (trisc()) partial_op(x_, 16, kRowTiles, x_.group * 16);
+    if (brisc()) {
+      // the three K-third cores of head h all-reduce their Q partials
+      std::vector<uint32_t> members;
+      std::vector<PartSend> sends;
+      for (uint32_t third = 0; third < 3; ++third) members.push_back(x_.head + 32 * third);
+      for (uint32_t m : members)
+        for (uint32_t i = 0; i < 4; ++i) sends.push_back({i, m, x_.group * 4 + i});
+      cb_wait_front(x_.cb_scores, 4);
+      exchange(x_, members, get_read_ptr(x_.cb_scores), sends);
+      cb_pop_front(x_.cb_scores, 4);
+      push_bias(bias_table(), bias_row_bytes(), 4 * b, {2 * x_.head, 2 * x_.head + 1});
+    }
+    // long key sets split over the three cores of the head, each taking a third of the chunks
+    const KeySetShape& keys = layout_.keys_of(int(b));
+    const uint32_t chunks = uint32_t(keys.chunks());
+    const bool split = keys.split();
+    const uint32_t first = split ? x_.group * chunks / 3 : 0;
+    const uint32_t end = split ? (x_.group + 1) * chunks / 3 : (x_.group == 0 ? chunks : 0);
+    if (trisc()) {
+      assemble_q(x_);
+      if (split) {
+        attention_part(x_, x_.cb_q, first, end);
+        if (x_.group != 0) stage_part(x_);
+      } else if (x_.group == 0) {
+        head_attention(x_, x_.cb_q, chunks);
+      } else {
+        cb_wait_front(x_.cb_q, 4);
+        cb_pop_front(x_.cb_q, 4);
+      }
+    }
+    if (brisc() && first < end) push_cross_chunks(b, keys, first, end);
+    if (!split) return;
+    if (brisc()) send_parts();
+    if (trisc()) {
+      if (x_.group == 0) {
+        merge_parts(x_);
+      } else {
+        cb_wait_front(x_.cb_part, kPartPages);
+        cb_pop_front(x_.cb_part, kPartPages);
+      }
+    }
+  }
+
+  // The two part cores of a split head send their (m, l, O) to the head core's cb_part.
+  void send_parts() {
+    std::vector<uint32_t> members;
+    for (uint32_t third = 0; third < 3; ++third) members.push_back(x_.head + 32 * third);
+    exchange_open(x_, members);
+    if (x_.group != 0) {
+      const uint32_t part_base = get_write_ptr(x_.cb_part);
+      for (uint32_t half = 0; half < 2; ++half) {
+        cb_wait_front(x_.cb_scores, 4);
+        for (uint32_t i = 0; i < 4; ++i) {
+          const uint32_t page = (x_.group - 1) * 8 + half * 4 + i;
+          noc_async_write(get_read_ptr(x_.cb_scores) + i * kFp32TileBytes,
+                          x_.compute_noc(x_.head, part_base + page * kFp32TileBytes), kFp32TileBytes);
+        }
+        noc_async_write_barrier();
+        cb_pop_front(x_.cb_scores, 4);
+      }
+    }
+    exchange_close(x_, members);
+  }
+
+  // K^T, V and mask tiles of each 64-key chunk of the hoisted cross K/V of block b.
+  void push_cross_chunks(uint32_t b, const KeySetShape& keys, uint32_t first, uint32_t end) {
+    const uint32_t chunks = uint32_t(keys.chunks());
+    const uint32_t key_tiles = 2 * chunks;
+    const InterleavedAddrGen k_tiles{x_.io("kv_k_" + std::to_string(b)), kBf16TileBytes};
+    const InterleavedAddrGen v_tiles{x_.io("kv_v_" + std::to_string(b)), kBf16TileBytes};
+    const std::string mask_slot = std::string(model::key_set_name(keys.keys)) + "_mask";
+    const bool has_mask = named((mask_slot + "_present").c_str()) != 0;
+    uint16_t masked[32];
+    for (uint16_t& m : masked) m = f32_to_bf16(kMaskedScore);
+    uint16_t open[32] = {};
+    for (uint32_t j = first; j < end; ++j) {
+      cb_reserve_back(x_.cb_k, 4);
+      cb_reserve_back(x_.cb_v, 4);
+      for (uint32_t kr = 0; kr < 2; ++kr) {
+        for (uint32_t d = 0; d < 2; ++d) {
+          const uint32_t page = (x_.head * key_tiles + 2 * j + kr) * 2 + d;
+          const uint32_t k_slot = get_write_ptr(x_.cb_k) + (d * 2 + kr) * kBf16TileBytes;
+          noc_async_read(k_tiles.get_noc_addr(page), k_slot, kBf16TileBytes);
+          noc_async_read(v_tiles.get_noc_addr(page), get_write_ptr(x_.cb_v) + (kr * 2 + d) * kBf16TileBytes,
+                         kBf16TileBytes);
+          noc_async_read_barrier();
+          x_.cfg.trace->io_read_bytes += 2 * kBf16TileBytes;
+          Bf16Tile tile;
+          l1_read(k_slot, tile.data(), kBf16TileBytes);
+          const Bf16Tile kt = transpose(tile);
+          l1_write(k_slot, kt.data(), kBf16TileBytes);
+        }
+      }
+      cb_push_back(x_.cb_k, 4);
+      cb_push_back(x_.cb_v, 4);
+      std::vector<Bf16Tile> mask;
+      for (uint32_t kr = 0; kr < 2; ++kr) {
+        const uint32_t key_tile = 2 * j + kr;
+        if (key_tile * kTile >= uint32_t(keys.l_pad)) mask.push_back(row_tile(masked));
+        else if (has_mask)
+          mask.push_back(read_row_tile(x_, x_.io(mask_slot), uint32_t(2 * kTile) * chunks * 2, 0, key_tile));
+        else mask.push_back(row_tile(open));
+      }
+      push_tiles(x_.cb_mask, mask, 2);
+    }
+  }
+
+  // out / ff2: the four K-quarter partials of each output tile meet on the tile's owner, which adds
+  // them, the bias and its residual tile.
+  template <typename Multiply>
+  void k_split_residual(const std::string& op, uint32_t bias_row, Multiply multiply) {
+    if (ncrisc()) stream_slice(x_, x_.op(op));
+    multiply();
+    if (brisc()) {
+      std::vector<uint32_t> members;
+      std::vector<PartSend> sends;
+      for (uint32_t r = 0; r < 2; ++r)
+        for (uint32_t n = 0; n < 2; ++n) {
+          const uint32_t owner = r * kRowTiles + 2 * x_.pair + n;
+          members.push_back(owner);
+          sends.push_back({r * 2 + n, owner, x_.quarter});
+        }
+      cb_wait_front(x_.cb_scores, 4);
+      exchange(x_, members, get_read_ptr(x_.cb_scores), sends);
+      cb_pop_front(x_.cb_scores, 4);
+      push_bias(bias_table(), bias_row_bytes(), bias_row, {x_.col});
+    }
+    if (trisc()) residual_update(x_);
+  }
+
+  void feed_forward(const std::string& blk, uint32_t b) {
+    if (ncrisc()) stream_slice(x_, x_.op(blk + "ff1"));
+    if (trisc()) full_k_op(x_, kRowTiles, Activation::gelu);
+    if (brisc()) push_bias(bias_table(), bias_row_bytes(), 4 * b + 2, {2 * x_.c, 2 * x_.c + 1});
+    // the [64, 6144] FF1 output reaches the ff2 cores a K quarter (1536 columns) per round
+    const uint32_t cores_per_quarter = kComputeCores / 4;
+    k_split_residual(blk + "ff2", 4 * b + 3, [&] {
+      for (uint32_t q = 0; q < 4; ++q) {
+        if (brisc() && x_.c / cores_per_quarter == q) {
+          const uint32_t col0 = 2 * x_.c - 2 * cores_per_quarter * q;
+          std::vector<std::pair<uint32_t, uint32_t>> pages;
+          for (uint32_t r = 0; r < 2; ++r)
+            for (uint32_t n = 0; n < 2; ++n) pages.push_back({r * 2 + n, r * kRowTiles + col0 + n});
+          contribute_front(x_.cb_mm0, 4, pages);
+        }
+        mcast_round(x_, cores_per_quarter, 2 * kRowTiles);
+        if (!trisc()) continue;
+        if (x_.quarter == q) {
+          partial_op(x_, kRowTiles, kRowTiles, 0);
+        } else {
+          cb_wait_front(x_.cb_a, kCbAPages);
+          cb_pop_front(x_.cb_a, kCbAPages);
+        }
+      }
+    });
+  }
+
+  void output_head(uint32_t step) {
+    if (trisc()) {
+      layer_norm_own_tile(x_, true, x_.cb_stat32, 0);
+      cb_pop_front(x_.cb_x, kRowTiles);
+    }
+    if (brisc()) push_adaln(adaln_row(step, 2 * n_), adaln_row(step, 2 * n_ + 1));
+    contribute_own_tile();
+    mcast_round(x_, kComputeCores, 2 * kRowTiles);
+    const uint32_t w = uint32_t(layout_.width / kTile), out = uint32_t(layout_.out_dim / kTile);
+    const uint32_t hidden = uint32_t(layout_.hidden / kTile);
+    tail_phase("proj_out_2", w, w, Activation::none, bias_table(), bias_row_bytes(), 4 * n_, out);
+    if (variant_ == Variant::step) {
+      hub_gather(x_, out);
+      if (hub_brisc()) write_tiles(x_.land_base, x_.io("y_out"), 2 * out, kBf16TileBytes);
+      return;
+    }
+    mcast_round(x_, out, 2 * out);
+    tail_phase("dec1", out, out, Activation::relu, bias_table(), bias_row_bytes(), 4 * n_ + 1, hidden);
+    mcast_round(x_, hidden, 2 * hidden);
+    tail_phase("dec2", hidden, hidden, Activation::none, bias_table(), bias_row_bytes(), 4 * n_ + 2, x_.nt);
+    if (hub_brisc()) cb_reserve_back(x_.cb_land, kLandPages);
+    hub_gather(x_, x_.nt);
+    if (hub_brisc()) cb_push_back(x_.cb_land, kLandPages);
+    if (hub_trisc()) hub_euler_update(x_);
+  }
+
+  void write_tiles(uint32_t src_l1, uint32_t buffer, uint32_t tiles, uint32_t tile_bytes) {
+    const InterleavedAddrGen out{buffer, tile_bytes};
+    for (uint32_t p = 0; p < tiles; ++p) noc_async_write(src_l1 + p * tile_bytes, out.get_noc_addr(p), tile_bytes);
+    noc_async_write_barrier();
+  }
+
+  void finish() {
+    if (!hub_brisc() || variant_ != Variant::steps4) return;
+    // cb_act always holds the state; the last step's velocity taps, packed after each state tile,
+    // say that the final Euler update is complete
+    const uint32_t tiles = 2 * x_.nt;
+    const uint32_t taps = x_.cfg.n_steps * tiles;
+    cb_wait_front(x_.cb_vel, taps);
+    if (named("k4_velocity_out_present")) write_tiles(get_read_ptr(x_.cb_vel), x_.io("velocity_out"), taps, kBf16TileBytes);
+    cb_pop_front(x_.cb_vel, taps);
+    cb_wait_front(x_.cb_act, tiles);
+    write_tiles(get_read_ptr(x_.cb_act), x_.io("action_pred"), tiles, kFp32TileBytes);
+  }
+
+  Ctx& x_;
+  const ArenaLayout& layout_;
+  Variant variant_;
+  uint32_t n_;
+};
+
+}  // namespace
+
+emu::Kernel make_dit_kernel(std::shared_ptr<const KernelConfig> config) {
+  return [config] {
+    Ctx x(*config);
+    if (!x.compute && !x.hub) return;
+    Walk(x).run();
+  };
+}
+
+}  // namespace ditmk::tt::kernel

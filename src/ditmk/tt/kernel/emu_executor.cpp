@@ -1,0 +1,298 @@
+#include "ditmk/tt/kernel/emu_executor.hpp"
+
+#include <chrono>
+
+#include "ditmk/core/error.hpp"
+#include "ditmk/ref/action_head.hpp"
+#include "ditmk/tt/emu/from_plan.hpp"
+#include "ditmk/tt/kernel/arena_image.hpp"
+#include "ditmk/tt/kernel/call_tensors.hpp"
+#include "ditmk/tt/kernel/dit_kernel.hpp"
+#include "ditmk/tt/pack/host_tables.hpp"
+#include "ditmk/tt/plan/layout_config.hpp"
+#include "ditmk/tt/plan/limits.hpp"
+#include "ditmk/tt/plan/program_builder.hpp"
+
+namespace ditmk::tt::kernel {
+
+namespace {
+
+using ref::MatD;
+
+std::span<const std::byte> as_bytes(const std::vector<std::byte>& v) { return {v.data(), v.size()}; }
+
+std::vector<std::byte> table_bytes(const HostTable& t) {
+  Matrix<double> m(t.rows, t.cols);
+  m.data = t.values;
+  return bf16_rows(m, t.rows);
+}
+
+// One loaded program on one emulated chip: DRAM buffers filled, the kernel bound to the plan.
+class Session {
+ public:
+  Session(const model::Weights& w, int embodiment, const model::Observation& obs,
+          const model::CallInputs<double>& call, const model::ModelConfig& config, Variant variant, TileFormat dtype)
+      : w_(w), config_(config) {
+    ArenaOptions options;
+    options.variant = variant;
+    options.dtype_stream = dtype;
+    const LayoutConfig keys = observation_layout(config, obs);
+    layout_ = plan_arena(config, keys, options);
+    // DRAM address 0 stays unused, so that 0 means "absent" in the io table
+    device_.allocate_interleaved("reserved", TileFormat::bf16, 64, 64);
+    load_weights(embodiment, keys, dtype);
+    load_call(obs, call);
+  }
+
+  const ArenaLayout& layout() const { return layout_; }
+  emu::Device& device() { return device_; }
+  const emu::DramBuffer& buffer(const std::string& name) const { return *buffers_.at(name); }
+  const ProgramSpec& spec() const { return spec_; }
+
+  // steps4: the Euler state x_t [m_pad, a_pad] fp32 with the noise at the action rows.
+  void put_state(const MatD& noise) {
+    put("x_t", padded_tiles(noise, layout_.action_rows[0], kMPad, layout_.a_pad, TileFormat::fp32), 4096,
+        TileFormat::fp32);
+  }
+
+  // Builds the K4 program for `step_index`, loads it with the kernel and (block / step) uploads the
+  // residual rows [m_logical, width] into every compute core's x_rep row.
+  void load_program(int step_index, const MatD* residual) {
+    ProgramOptions program;
+    program.kernel = Kernel::k4;
+    program.step_index = step_index;
+    const ProgramSpec dry = build_program_spec(blackhole_core_map(), layout_, program);
+    program.dry_run = false;
+    for (const auto& [name, buffer] : buffers_) program.io[name] = buffer->address;
+    // the sharded L1 tensors behind cb_x / cb_a are addressed by their CB
+    program.io["x_rep"] = dry.cb_l1_address.at("compute").at("cb_x");
+    program.io["a_rep"] = dry.cb_l1_address.at("compute").at("cb_a");
+    spec_ = build_program_spec(blackhole_core_map(), layout_, program);
+    auto config = std::make_shared<KernelConfig>();
+    config->layout = &spec_.layout;
+    for (std::size_t i = 0; i < spec_.io.size(); ++i) config->io_index[spec_.io[i].name] = uint32_t(i);
+    config->n_steps = layout_.variant == Variant::steps4 ? kSteps : 1;
+    for (const Core& core : spec_.core_map.compute) config->compute_cores.push_back({uint32_t(core.x), uint32_t(core.y)});
+    config_kernel_ = config;
+    device_.load(emu::program_from_plan(spec_, make_dit_kernel(config)));
+    if (!residual) return;
+    const std::vector<std::byte> tiles = padded_tiles(*residual, 0, kMPad, layout_.width, TileFormat::bf16);
+    const std::size_t row_bytes = tiles.size() / 2;
+    for (std::size_t c = 0; c < spec_.core_map.compute.size(); ++c) {
+      const Core core = spec_.core_map.compute[c];
+      const std::size_t row = c / (layout_.width / kTile);
+      device_.write_cb({uint32_t(core.x), uint32_t(core.y)}, "cb_x",
+                       std::span<const std::byte>(tiles.data() + row * row_bytes, row_bytes));
+    }
+  }
+
+  EmuLaunch launch() {
+    const auto start = std::chrono::steady_clock::now();
+    *config_kernel_->trace = StreamTrace{std::vector<uint64_t>(layout_.n_blocks, 0), 0, 0};
+    EmuLaunch out;
+    out.report = device_.launch();
+    out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out.trace = *config_kernel_->trace;
+    if (!out.report.clean()) fail("emulated launch faulted: {}", emu::to_string(out.report.faults.front()));
+    return out;
+  }
+
+ private:
+  void put(const std::string& name, std::vector<std::byte> bytes, uint32_t page, TileFormat format = TileFormat::bf16) {
+    const emu::DramBuffer& b = device_.allocate_interleaved(name, format, bytes.size(), page);
+    device_.write_buffer(b, as_bytes(bytes));
+    buffers_[name] = &b;
+  }
+  void output(const std::string& name, uint64_t bytes, uint32_t page, TileFormat format) {
+    buffers_[name] = &device_.allocate_interleaved(name, format, bytes, page);
+  }
+
+  void load_weights(int embodiment, const LayoutConfig& keys, TileFormat dtype) {
+    for (Arena arena : {Arena::stream, Arena::small}) {
+      const uint64_t bank_bytes = layout_.arena_bank_bytes[int(arena)];
+      if (bank_bytes == 0) continue;
+      const std::string name = arena == Arena::stream ? "arena_stream" : "arena_small";
+      const TileFormat format = arena == Arena::stream ? layout_.dtype_stream : layout_.dtype_small;
+      const emu::DramBuffer& b = device_.allocate_sharded(name, format, bank_bytes * kDramBanks, uint32_t(bank_bytes));
+      device_.write_buffer(b, as_bytes(arena_image(layout_, arena, w_, embodiment)));
+      buffers_[name] = &b;
+    }
+    // the host tables are laid out once for the steps4 program of these blocks; block and step
+    // programs read their rows from the same tables
+    ArenaOptions steps4;
+    steps4.dtype_stream = dtype;
+    const ArenaLayout table_layout = plan_arena(config_, keys, steps4);
+    for (const HostTable& t : host_tables(table_layout, w_, embodiment)) {
+      const bool wanted = t.name == "adaln_rows" || t.name == "bias_rows" || layout_.variant == Variant::steps4;
+      if (wanted) put(t.name, table_bytes(t), uint32_t(t.cols * 2));
+    }
+  }
+
+  void load_call(const model::Observation& obs, const model::CallInputs<double>& call) {
+    const int m = layout_.m_logical;
+    put("self_mask", key_mask_rows(kMPad, kMPad, m), kMPad * 2);
+    std::map<model::KeySet, bool> mask_written;
+    for (int b = 0; b < layout_.n_blocks; ++b) {
+      if (!layout_.is_cross(b)) continue;
+      const KeySetShape& shape = layout_.keys_of(b);
+      const std::vector<int> keys = admissible_keys(obs, shape.keys);
+      put(fmt::format("kv_k_{}", b), head_key_tiles(layout_, call.cross_k[b], keys, shape.chunks()), 2048);
+      put(fmt::format("kv_v_{}", b), head_key_tiles(layout_, call.cross_v[b], keys, shape.chunks()), 2048);
+      const std::string slot = std::string(model::key_set_name(shape.keys)) + "_mask";
+      const bool present = shape.keys != model::KeySet::image || shape.l_real != shape.l_pad;
+      if (present && !mask_written[shape.keys]) {
+        const int cols = shape.chunks() * kKeyChunk;
+        put(slot, key_mask_rows(kMPad, cols, int(keys.size())), uint32_t(cols * 2));
+        mask_written[shape.keys] = true;
+      }
+    }
+    const int a_pad = layout_.a_pad, d = layout_.width;
+    switch (layout_.variant) {
+      case Variant::block: output("x_out", uint64_t(kMPad) * d * 2, 2048, TileFormat::bf16); break;
+      case Variant::step: output("y_out", uint64_t(kMPad) * layout_.out_dim * 2, 2048, TileFormat::bf16); break;
+      case Variant::steps4:
+        put("state_features", bf16_rows(call.state_token, 1), uint32_t(d * 2));
+        output("velocity_out", uint64_t(kSteps) * kMPad * a_pad * 2, 2048, TileFormat::bf16);
+        output("action_pred", uint64_t(kMPad) * a_pad * 4, 4096, TileFormat::fp32);
+        break;
+    }
+  }
+
+ private:
+  const model::Weights& w_;
+  model::ModelConfig config_;
+  ArenaLayout layout_;
+  emu::Device device_;
+  std::map<std::string, const emu::DramBuffer*> buffers_;
+  ProgramSpec spec_;
+  std::shared_ptr<KernelConfig> config_kernel_;
+};
+
+void describe(EmuResult& r, const Session& s) {
+  r.layout = s.layout();
+  r.planned_l1 = s.spec().l1_bytes;
+  for (const CBSpec& cb : s.spec().cbs) r.cb_planned[cb.name] = cb.total_bytes;
+  r.arena_block_bytes.assign(r.layout.n_blocks, 0);
+  for (const ArenaOp& op : r.layout.ops) {
+    uint64_t bytes = 0;
+    for (const CoreSlice& slice : op.slices) bytes += slice.bytes;
+    if (op.block >= 0) r.arena_block_bytes[op.block] += bytes;
+    else r.arena_tail_bytes += bytes;
+  }
+}
+
+model::ModelConfig first_blocks(model::ModelConfig config, int n_blocks) {
+  require(n_blocks >= 1 && n_blocks <= config.n_blocks, "n_blocks {} outside 1..{}", n_blocks, config.n_blocks);
+  config.n_blocks = n_blocks;
+  config.block_keys.resize(n_blocks);
+  return config;
+}
+
+// The action encoder and token assembly on the host (the step variant's between-launch ops).
+MatD host_tokens(const ref::ActionHead& ref, const model::Weights& w, const model::EmbodimentWeights& e,
+                 const model::CallInputs<double>& call, int step, const MatD& x) {
+  const auto& c = w.config;
+  const int d = c.dims.width;
+  const auto& ops = ref.ops();
+  const TensorView step_bias{DType::F64, {d}, reinterpret_cast<const std::byte*>(ref.step_tables().tau_bias.row(step))};
+  const model::Linear w2_a_half{{e.enc2.weight.dtype, {d, d}, e.enc2.weight.data}, step_bias};
+  const MatD tokens = ops.linear_kn(ops.linear_kn(ops.linear_kn(x, e.enc1, model::Act::none), w2_a_half,
+                                                  model::Act::silu),
+                                    e.enc3, model::Act::none);
+  MatD h(c.m_rows(), d);
+  std::copy(call.state_token.data.begin(), call.state_token.data.end(), h.row(0));
+  for (int f = 0; f < c.n_future; ++f)
+    for (int i = 0; i < d; ++i) h(1 + f, i) = w.future_tokens.at(std::size_t(f) * d + i);
+  for (int r = 0; r < c.horizon; ++r)
+    for (int i = 0; i < d; ++i)
+      h(c.action_row0() + r, i) = tokens(r, i) + w.position_embedding.at(std::size_t(r) * d + i);
+  return h;
+}
+
+}  // namespace
+
+EmuExecutor::EmuExecutor(const model::Weights& weights, int embodiment, const EmuOptions& options)
+    : weights_(weights), embodiment_(embodiment), options_(options) {
+  require(options.dtype != TileFormat::fp32, "--dtype: the stream arena is bf16 or bfp8_b, not fp32");
+}
+
+model::CallInputs<double> EmuExecutor::precompute(const model::Observation& obs) const {
+  const ref::Float64Ops ops{options_.threads};
+  return model::precompute_call<double>(ops, weights_, weights_.embodiment(embodiment_), obs);
+}
+
+EmuResult EmuExecutor::denoise(const model::Observation& obs, const Matrix<double>& noise, int launches) const {
+  return denoise(obs, precompute(obs), noise, launches);
+}
+
+EmuResult EmuExecutor::denoise(const model::Observation& obs, const model::CallInputs<double>& call,
+                               const Matrix<double>& noise, int launches) const {
+  require(launches >= 1, "launches {} must be at least 1", launches);
+  Session session(weights_, embodiment_, obs, call, weights_.config, Variant::steps4, options_.dtype);
+  session.put_state(noise);
+  session.load_program(0, nullptr);
+  EmuResult r;
+  describe(r, session);
+  const ArenaLayout& l = session.layout();
+  const auto& c = weights_.config;
+  std::vector<std::byte> first_actions, first_taps;
+  for (int i = 0; i < launches; ++i) {
+    r.launches.push_back(session.launch());
+    const std::vector<std::byte> actions = session.device().read_buffer(session.buffer("action_pred"));
+    const std::vector<std::byte> taps = session.device().read_buffer(session.buffer("velocity_out"));
+    if (i == 0) {
+      first_actions = actions, first_taps = taps;
+      r.denoise.actions = unpadded(actions, kMPad, l.a_pad, TileFormat::fp32, l.action_rows[0], c.horizon, c.action_dim);
+      const std::size_t step_bytes = taps.size() / kSteps;
+      for (int s = 0; s < kSteps; ++s) {
+        const std::vector<std::byte> one(taps.begin() + s * step_bytes, taps.begin() + (s + 1) * step_bytes);
+        r.denoise.velocities.push_back(
+            unpadded(one, kMPad, l.a_pad, TileFormat::bf16, l.action_rows[0], c.horizon, c.action_dim));
+      }
+    } else {
+      r.launches_identical = r.launches_identical && actions == first_actions && taps == first_taps;
+    }
+  }
+  return r;
+}
+
+EmuResult EmuExecutor::denoise_by_steps(const model::Observation& obs, const model::CallInputs<double>& call,
+                                        const Matrix<double>& noise) const {
+  const ref::ActionHead ref(weights_, embodiment_, options_.threads);
+  const model::EmbodimentWeights e = weights_.embodiment(embodiment_);
+  Session session(weights_, embodiment_, obs, call, weights_.config, Variant::step, options_.dtype);
+  EmuResult r;
+  describe(r, session);
+  const auto& c = weights_.config;
+  MatD x = noise;
+  for (int s = 0; s < kSteps; ++s) {
+    const MatD tokens = host_tokens(ref, weights_, e, call, s, x);
+    session.load_program(s, &tokens);
+    r.launches.push_back(session.launch());
+    const MatD y = unpadded(session.device().read_buffer(session.buffer("y_out")), kMPad, r.layout.out_dim,
+                            TileFormat::bf16, c.action_row0(), c.horizon, r.layout.out_dim);
+    MatD v = ref.ops().linear_kn(ref.ops().linear_kn(y, e.dec1, model::Act::relu), e.dec2, model::Act::none);
+    for (std::size_t i = 0; i < x.data.size(); ++i) x.data[i] += model::euler_dt(c) * v.data[i];
+    r.denoise.velocities.push_back(std::move(v));
+  }
+  r.denoise.actions = x;
+  return r;
+}
+
+EmuResult EmuExecutor::blocks(const model::Observation& obs, const model::CallInputs<double>& call,
+                              const Matrix<double>& residual, int step, int n_blocks) const {
+  const model::ModelConfig config = first_blocks(weights_.config, n_blocks);
+  require(residual.rows == config.m_rows() && residual.cols == config.dims.width,
+          "residual is [{}, {}], the blocks take [{}, {}]", residual.rows, residual.cols, config.m_rows(),
+          config.dims.width);
+  Session session(weights_, embodiment_, obs, call, config, Variant::block, options_.dtype);
+  session.load_program(step, &residual);
+  EmuResult r;
+  describe(r, session);
+  r.launches.push_back(session.launch());
+  r.residual = unpadded(session.device().read_buffer(session.buffer("x_out")), kMPad, config.dims.width,
+                        TileFormat::bf16, 0, config.m_rows(), config.dims.width);
+  return r;
+}
+
+}  // namespace ditmk::tt::kernel

@@ -1,0 +1,37 @@
+#pragma once
+// What the host hands the unified DiT kernel besides its args: the arena layout (the slice geometry
+// of each op, a pure function of the plan's ownership rules) and the io slot order, both fixed at
+// "compile time" on the real chip. The kernel reads every address from the common runtime args and
+// every op offset from the offsets table there. The trace records what the kernel streamed, per
+// DiT block, so the report can show that each weight byte is read exactly once per step.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ditmk/tt/emu/chip.hpp"
+#include "ditmk/tt/plan/arena_layout.hpp"
+
+namespace ditmk::tt::kernel {
+
+// A masked key's additive score (host masks and the kernel's pad-key tiles): finite, so that
+// 0 x mask stays 0 inside a matmul, and far enough below any real score that exp() of it is 0.
+constexpr float kMaskedScore = -1e30f;
+
+struct StreamTrace {
+  std::vector<uint64_t> block_weight_bytes;  // per DiT block, summed over the steps of the launch
+  uint64_t tail_weight_bytes = 0;            // output head, decoder and encoder slices
+  uint64_t io_read_bytes = 0;                // every other DRAM read: tables, masks, K/V, state
+};
+
+struct KernelConfig {
+  const ArenaLayout* layout = nullptr;
+  std::map<std::string, uint32_t> io_index;  // io slot -> index of its address in the common args
+  uint32_t n_steps = 1;                      // iterations of the persistent loop (4 in steps4)
+  // NoC coordinates of each compute core by compute_idx (what a device loader resolves).
+  std::vector<emu::CoreCoord> compute_cores;
+  std::shared_ptr<StreamTrace> trace = std::make_shared<StreamTrace>();
+};
+
+}  // namespace ditmk::tt::kernel

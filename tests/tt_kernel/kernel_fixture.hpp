@@ -1,0 +1,33 @@
+#pragma once
+// Random released-width checkpoints with few blocks and embodiment slots (the plan only supports
+// width 1536), written once per test binary.
+#include <string>
+
+#include "ditmk/core/matrix.hpp"
+#include "ditmk/model/denoise.hpp"
+#include "ditmk/model/observation.hpp"
+#include "ditmk/model/precompute.hpp"
+#include "ditmk/model/weights.hpp"
+
+namespace ditmk::tt::kernel::testing {
+
+constexpr int kEmbodiment = 1;
+
+struct KernelModel {
+  model::Weights weights;
+  model::Observation obs;
+  Matrix<double> noise;
+  model::CallInputs<double> call;     // the shared per-call precompute
+  model::DenoiseResult reference;     // the float64 reference denoise from it
+};
+
+// The release directory of a version's test checkpoint (written on first use).
+const std::string& release_dir(model::Version version);
+
+// The observation the fixtures use for a version's checkpoint.
+model::Observation fixture_observation(const model::ModelConfig& config);
+
+// N1.5: 2 blocks (cross `all`, self); N1.6 / N1.7: 3 blocks (cross text, self, cross image).
+const KernelModel& kernel_model(model::Version version);
+
+}  // namespace ditmk::tt::kernel::testing

@@ -1,0 +1,65 @@
+// The whole 4-step denoise in one launch (steps4) and as 4 launches with host ops between them
+// (step), against the float64 reference: actions and every step's velocity, for each version.
+#include <gtest/gtest.h>
+
+#include "ditmk/tt/kernel/call_tensors.hpp"
+#include "ditmk/tt/kernel/emu_executor.hpp"
+#include "ditmk/tt/kernel/emu_report.hpp"
+#include "kernel_fixture.hpp"
+
+namespace ditmk::tt::kernel::testing {
+namespace {
+
+struct Gate {
+  double cos, rel_l2;
+};
+constexpr Gate kBf16Gate{0.9999, 1e-2};
+constexpr Gate kBfp8Gate{0.998, 1.0};
+
+void expect_agrees(const model::DenoiseResult& got, const model::DenoiseResult& want, Gate gate, const char* what) {
+  const Agreement actions = agreement(got.actions, want.actions);
+  EXPECT_GE(actions.cos, gate.cos) << what << " actions";
+  EXPECT_LE(actions.rel_l2, gate.rel_l2) << what << " actions";
+  ASSERT_EQ(got.velocities.size(), want.velocities.size());
+  for (std::size_t s = 0; s < want.velocities.size(); ++s) {
+    const Agreement v = agreement(got.velocities[s], want.velocities[s]);
+    EXPECT_GE(v.cos, gate.cos) << what << " velocity of step " << s;
+    EXPECT_LE(v.rel_l2, gate.rel_l2) << what << " velocity of step " << s;
+    std::printf("%s step %zu velocity: cos %.6f rel_l2 %.3g\n", what, s, v.cos, v.rel_l2);
+  }
+  std::printf("%s actions: cos %.6f rel_l2 %.3g\n", what, actions.cos, actions.rel_l2);
+}
+
+void check_steps4(model::Version version, TileFormat dtype, Gate gate) {
+  const KernelModel& m = kernel_model(version);
+  const EmuExecutor emu(m.weights, kEmbodiment, {dtype, 2});
+  const EmuResult got = emu.denoise(m.obs, m.call, m.noise);
+  expect_agrees(got.denoise, m.reference, gate, std::string(model::version_name(version)).c_str());
+  std::printf("wall %.1f s\n", got.launches.front().wall_seconds);
+  for (const KeySetShape& keys : got.layout.key_sets) {
+    std::printf("key set %s: %d keys, %d padded, %d chunks%s\n", std::string(model::key_set_name(keys.keys)).c_str(),
+                keys.l_real, keys.l_pad, keys.chunks(), keys.split() ? ", split over 3 cores" : "");
+  }
+}
+
+// The N1.5 `all` set and the N1.7 image set are long enough to split over the head's three cores;
+// the runs above only test the split merge if that is so.
+TEST(KernelSteps4, LongKeySetsOfTheFixturesSplit) {
+  for (model::Version version : {model::Version::n15, model::Version::n17}) {
+    const model::Weights w = model::load_weights(release_dir(version));
+    const LayoutConfig layout = observation_layout(w.config, fixture_observation(w.config));
+    bool split = false;
+    for (const KeySetShape& keys : key_set_shapes(w.config, layout)) split = split || keys.split();
+    EXPECT_TRUE(split) << model::version_name(version);
+  }
+}
+
+TEST(KernelSteps4, N15Bf16) { check_steps4(model::Version::n15, TileFormat::bf16, kBf16Gate); }
+TEST(KernelSteps4, N16Bf16) { check_steps4(model::Version::n16, TileFormat::bf16, kBf16Gate); }
+TEST(KernelSteps4, N17Bf16) { check_steps4(model::Version::n17, TileFormat::bf16, kBf16Gate); }
+TEST(KernelSteps4, N15Bfp8) { check_steps4(model::Version::n15, TileFormat::bfp8_b, kBfp8Gate); }
+TEST(KernelSteps4, N16Bfp8) { check_steps4(model::Version::n16, TileFormat::bfp8_b, kBfp8Gate); }
+TEST(KernelSteps4, N17Bfp8) { check_steps4(model::Version::n17, TileFormat::bfp8_b, kBfp8Gate); }
+
+}  // namespace
+}  // namespace ditmk::tt::kernel::testing
