@@ -59,7 +59,7 @@ struct Timings {
 double precompute_flops(const cpu::PackedModel& pm, int tokens) {
   double flops = 0;
   for (const auto& [source, l] : pm.precompute) {
-    const bool state_encoder = l.k() == pm.config.state_dim || l.n() == pm.config.dims.width && l.k() == pm.config.dims.hidden;
+    const bool state_encoder = l.k() == pm.config.state_dim || (l.n() == pm.config.dims.width && l.k() == pm.config.dims.hidden);
     flops += 2.0 * (state_encoder ? 1 : tokens) * double(l.n()) * double(l.k());
   }
   return flops;
