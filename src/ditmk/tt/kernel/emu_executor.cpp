@@ -5,7 +5,7 @@
 #include "ditmk/core/error.hpp"
 #include "ditmk/ref/action_head.hpp"
 #include "ditmk/tt/emu/from_plan.hpp"
-#include "ditmk/tt/kernel/arena_image.hpp"
+#include "ditmk/tt/pack/arena_image.hpp"
 #include "ditmk/tt/kernel/call_tensors.hpp"
 #include "ditmk/tt/kernel/dit_kernel.hpp"
 #include "ditmk/tt/pack/host_tables.hpp"

@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "ditmk/core/error.hpp"
-#include "ditmk/tt/format/codec.hpp"
+#include "ditmk/tt/pack/arena_image.hpp"
 #include "ditmk/tt/pack/host_tables.hpp"
 #include "ditmk/tt/pack/op_matrix.hpp"
 #include "ditmk/tt/pack/pack_files.hpp"
@@ -60,43 +60,10 @@ void write_whole(const fs::path& path, const void* data, std::size_t size) {
   file.close();
 }
 
-// Names the checkpoint tensors of an op for the error a value bfp8_b cannot hold raises.
-std::string op_what(const ArenaOp& op, int compute_idx) {
-  std::string tensors;
-  for (const WeightSource& s : op.sources) tensors += (tensors.empty() ? "" : ", ") + s.tensor;
-  return fmt::format("{} core {} ({})", op.name, compute_idx, tensors);
-}
-
 void pack_arena(const ArenaLayout& layout, Arena arena, const model::Weights& weights, int embodiment,
                 const fs::path& dir) {
-  const uint64_t bank_bytes = layout.arena_bank_bytes[int(arena)];
-  OffsetFile file(dir / pack_files::arena_file(arena), bank_bytes * kDramBanks);
-  const std::vector<uint32_t> offsets = layout.offsets_table();
-  std::vector<float> m, tiles;
-  std::vector<std::byte> bytes;
-  for (std::size_t i = 0; i < layout.ops.size(); ++i) {
-    const ArenaOp& op = layout.ops[i];
-    if (op.arena != arena) continue;
-    op_matrix(op, weights, embodiment, layout.head_dim, layout.head_dim_pad, m);
-    for (const CoreSlice& s : op.slices) {
-      const std::size_t n_tiles = std::size_t(s.k_tiles) * s.n_tiles;
-      tiles.resize(n_tiles * kTileElems);
-      for (int k = 0; k < s.k_tiles; ++k) {
-        for (int n = 0; n < s.n_tiles; ++n) {
-          const std::size_t at = std::size_t(slice_tile_position(op, s, layout.tile_order, k, n)) * kTileElems;
-          const float* src = m.data() + std::size_t(s.k_tile0 + k) * kTile * op.n_pad + std::size_t(s.n_tile0 + n) * kTile;
-          tilize_tile(src, std::size_t(op.n_pad), tiles.data() + at);
-        }
-      }
-      bytes.resize(n_tiles * tile_bytes(op.format));
-      require(bytes.size() == s.bytes, "{}: slice of core {} is {} B, the layout says {} B", op.name, s.compute_idx,
-              bytes.size(), s.bytes);
-      pack_tiles(op.format, tiles.data(), n_tiles, bytes.data(), op_what(op, s.compute_idx));
-      file.write_at(pack_files::file_offset(bank_bytes, s.bank, slice_offset_in_bank(offsets[i], s)), bytes.data(),
-                    bytes.size());
-    }
-  }
-  file.close();
+  const std::vector<std::byte> image = arena_image(layout, arena, weights, embodiment);
+  write_whole(dir / pack_files::arena_file(arena), image.data(), image.size());
 }
 
 void write_table(const HostTable& t, const fs::path& dir) {

@@ -1,11 +1,22 @@
-#include "ditmk/tt/kernel/arena_image.hpp"
+#include "ditmk/tt/pack/arena_image.hpp"
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/format/codec.hpp"
 #include "ditmk/tt/pack/op_matrix.hpp"
 #include "ditmk/tt/pack/slice_order.hpp"
 
-namespace ditmk::tt::kernel {
+namespace ditmk::tt {
+
+namespace {
+
+// Names the checkpoint tensors of an op for the error a value bfp8_b cannot hold raises.
+std::string op_what(const ArenaOp& op, int compute_idx) {
+  std::string tensors;
+  for (const WeightSource& s : op.sources) tensors += (tensors.empty() ? "" : ", ") + s.tensor;
+  return fmt::format("{} core {} ({})", op.name, compute_idx, tensors);
+}
+
+}  // namespace
 
 std::vector<std::byte> arena_image(const ArenaLayout& layout, Arena arena, const model::Weights& weights,
                                    int embodiment) {
@@ -31,10 +42,10 @@ std::vector<std::byte> arena_image(const ArenaLayout& layout, Arena arena, const
       require(n_tiles * tile_bytes(op.format) == s.bytes, "{}: slice of core {} is not {} B", op.name,
               s.compute_idx, s.bytes);
       const uint64_t at = uint64_t(s.bank) * bank_bytes + slice_offset_in_bank(offsets[i], s);
-      pack_tiles(op.format, tiles.data(), n_tiles, image.data() + at, op.name);
+      pack_tiles(op.format, tiles.data(), n_tiles, image.data() + at, op_what(op, s.compute_idx));
     }
   }
   return image;
 }
 
-}  // namespace ditmk::tt::kernel
+}  // namespace ditmk::tt
