@@ -28,9 +28,9 @@ std::vector<std::byte> table_bytes(const HostTable& t) {
 }
 
 // One loaded program on one emulated chip: DRAM buffers filled, the kernel bound to the plan.
-class Session {
+class DeviceRun {
  public:
-  Session(const model::Weights& w, int embodiment, const model::Observation& obs,
+  DeviceRun(const model::Weights& w, int embodiment, const model::Observation& obs,
           const model::CallInputs<double>& call, const model::ModelConfig& config, Variant variant, TileFormat dtype)
       : w_(w), config_(config) {
     ArenaOptions options;
@@ -168,7 +168,7 @@ class Session {
   std::shared_ptr<KernelConfig> config_kernel_;
 };
 
-void describe(EmuResult& r, const Session& s) {
+void describe(EmuResult& r, const DeviceRun& s) {
   r.layout = s.layout();
   r.planned_l1 = s.spec().l1_bytes;
   for (const CBSpec& cb : s.spec().cbs) r.cb_planned[cb.name] = cb.total_bytes;
@@ -228,18 +228,18 @@ EmuResult EmuExecutor::denoise(const model::Observation& obs, const Matrix<doubl
 EmuResult EmuExecutor::denoise(const model::Observation& obs, const model::CallInputs<double>& call,
                                const Matrix<double>& noise, int launches) const {
   require(launches >= 1, "launches {} must be at least 1", launches);
-  Session session(weights_, embodiment_, obs, call, weights_.config, Variant::steps4, options_.dtype);
-  session.put_state(noise);
-  session.load_program(0, nullptr);
+  DeviceRun device_run(weights_, embodiment_, obs, call, weights_.config, Variant::steps4, options_.dtype);
+  device_run.put_state(noise);
+  device_run.load_program(0, nullptr);
   EmuResult r;
-  describe(r, session);
-  const ArenaLayout& l = session.layout();
+  describe(r, device_run);
+  const ArenaLayout& l = device_run.layout();
   const auto& c = weights_.config;
   std::vector<std::byte> first_actions, first_taps;
   for (int i = 0; i < launches; ++i) {
-    r.launches.push_back(session.launch());
-    const std::vector<std::byte> actions = session.device().read_buffer(session.buffer("action_pred"));
-    const std::vector<std::byte> taps = session.device().read_buffer(session.buffer("velocity_out"));
+    r.launches.push_back(device_run.launch());
+    const std::vector<std::byte> actions = device_run.device().read_buffer(device_run.buffer("action_pred"));
+    const std::vector<std::byte> taps = device_run.device().read_buffer(device_run.buffer("velocity_out"));
     if (i == 0) {
       first_actions = actions, first_taps = taps;
       r.denoise.actions = unpadded(actions, kMPad, l.a_pad, TileFormat::fp32, l.action_rows[0], c.horizon, c.action_dim);
@@ -260,16 +260,16 @@ EmuResult EmuExecutor::denoise_by_steps(const model::Observation& obs, const mod
                                         const Matrix<double>& noise) const {
   const ref::ActionHead ref(weights_, embodiment_, options_.threads);
   const model::EmbodimentWeights e = weights_.embodiment(embodiment_);
-  Session session(weights_, embodiment_, obs, call, weights_.config, Variant::step, options_.dtype);
+  DeviceRun device_run(weights_, embodiment_, obs, call, weights_.config, Variant::step, options_.dtype);
   EmuResult r;
-  describe(r, session);
+  describe(r, device_run);
   const auto& c = weights_.config;
   MatD x = noise;
   for (int s = 0; s < kSteps; ++s) {
     const MatD tokens = host_tokens(ref, weights_, e, call, s, x);
-    session.load_program(s, &tokens);
-    r.launches.push_back(session.launch());
-    const MatD y = unpadded(session.device().read_buffer(session.buffer("y_out")), kMPad, r.layout.out_dim,
+    device_run.load_program(s, &tokens);
+    r.launches.push_back(device_run.launch());
+    const MatD y = unpadded(device_run.device().read_buffer(device_run.buffer("y_out")), kMPad, r.layout.out_dim,
                             TileFormat::bf16, c.action_row0(), c.horizon, r.layout.out_dim);
     MatD v = ref.ops().linear_kn(ref.ops().linear_kn(y, e.dec1, model::Act::relu), e.dec2, model::Act::none);
     for (std::size_t i = 0; i < x.data.size(); ++i) x.data[i] += model::euler_dt(c) * v.data[i];
@@ -285,12 +285,12 @@ EmuResult EmuExecutor::blocks(const model::Observation& obs, const model::CallIn
   require(residual.rows == config.m_rows() && residual.cols == config.dims.width,
           "residual is [{}, {}], the blocks take [{}, {}]", residual.rows, residual.cols, config.m_rows(),
           config.dims.width);
-  Session session(weights_, embodiment_, obs, call, config, Variant::block, options_.dtype);
-  session.load_program(step, &residual);
+  DeviceRun device_run(weights_, embodiment_, obs, call, config, Variant::block, options_.dtype);
+  device_run.load_program(step, &residual);
   EmuResult r;
-  describe(r, session);
-  r.launches.push_back(session.launch());
-  r.residual = unpadded(session.device().read_buffer(session.buffer("x_out")), kMPad, config.dims.width,
+  describe(r, device_run);
+  r.launches.push_back(device_run.launch());
+  r.residual = unpadded(device_run.device().read_buffer(device_run.buffer("x_out")), kMPad, config.dims.width,
                         TileFormat::bf16, 0, config.m_rows(), config.dims.width);
   return r;
 }
