@@ -36,6 +36,9 @@ namespace {
 
 // GCC vector types: the same source becomes SSE, AVX2 or AVX-512 code in each clone of attend_head,
 // with identical arithmetic (so every instruction set gives the same result).
+// Returning these 64-byte vectors from always-inline helpers never crosses a call boundary, so the
+// ABI note GCC gives for them in the baseline (non-AVX-512) clone does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
 using v16f = float __attribute__((vector_size(64)));
 using v16i = int32_t __attribute__((vector_size(64)));
 constexpr int64_t kLanes = 16;  // keys per score block
