@@ -63,16 +63,30 @@ void unpack(uint32_t id, uint32_t tile, float* out, std::string_view call) {
   untilize_tile(ordered, out, kTile);
 }
 
-template <typename Op>
-void binary(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst,
-            Broadcast broadcast, std::string_view call, Op op) {
+// The start every two-operand compute call shares: TRISC only, DST acquired, both tiles unpacked
+// into the operand registers, and the destination tile.
+struct TwoOperands {
+  const float* a;
+  const float* b;
+  float* out;
+};
+TwoOperands unpack_two(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst,
+                       std::string_view call) {
   ProcessorRuntime& p = trisc(call);
   require_state(p, DstState::acquired, call, "acquired");
   float* a = p.operand.data();
   float* b = a + kTileElems;
   unpack(cb_a, tile_a, a, call);
   unpack(cb_b, tile_b, b, call);
-  float* out = dst_tile(p, dst, call);
+  return {a, b, dst_tile(p, dst, call)};
+}
+
+template <typename Op>
+void binary(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst,
+            Broadcast broadcast, std::string_view call, Op op) {
+  const TwoOperands t = unpack_two(cb_a, cb_b, tile_a, tile_b, dst, call);
+  const float *a = t.a, *b = t.b;
+  float* out = t.out;
   for (int r = 0; r < kTile; ++r) {
     for (int c = 0; c < kTile; ++c) {
       const int br = broadcast == Broadcast::row || broadcast == Broadcast::scalar ? 0 : r;
@@ -125,13 +139,9 @@ void copy_tile(uint32_t cb, uint32_t tile, uint32_t dst) {
 
 void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst) {
   constexpr std::string_view call = "matmul_tiles";
-  ProcessorRuntime& p = trisc(call);
-  require_state(p, DstState::acquired, call, "acquired");
-  float* a = p.operand.data();
-  float* b = a + kTileElems;
-  unpack(cb_a, tile_a, a, call);
-  unpack(cb_b, tile_b, b, call);
-  float* out = dst_tile(p, dst, call);
+  const TwoOperands t = unpack_two(cb_a, cb_b, tile_a, tile_b, dst, call);
+  const float *a = t.a, *b = t.b;
+  float* out = t.out;
   // k ascending for every output element: the order a host reference can reproduce exactly
   for (int r = 0; r < kTile; ++r) {
     float* row = out + r * kTile;
