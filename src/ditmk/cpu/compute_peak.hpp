@@ -1,0 +1,32 @@
+#pragma once
+// This machine's arithmetic peak for the instruction the GEMM's inner loop runs, measured in the
+// same way as the streaming bandwidth: every thread of the pool at once (clocks drop when all cores
+// are busy), the best of several passes. With the streaming floor (bytes / bandwidth) it gives the
+// other physical floor of a denoise: multiply-add flops / peak. Whichever is larger binds.
+#include <string>
+
+#include "ditmk/cpu/kernels/isa.hpp"
+#include "ditmk/cpu/kernels/packed_weights.hpp"
+#include "ditmk/cpu/worker_pool.hpp"
+
+namespace ditmk::cpu {
+
+struct ComputePeak {
+  double flops_per_second = 0;  // all threads together
+  std::string instruction;      // what was timed, e.g. "vdpbf16ps zmm"
+  int passes = 0;
+};
+
+// The inner-loop instruction of the GEMM that `isa` runs for `format` weights, timed on
+// independent accumulator chains (enough to cover its latency, no loads).
+ComputePeak measure_compute_peak(WorkerPool& pool, Isa isa, WeightFormat format, int passes);
+
+namespace detail {
+// One thread's timed chain of `iterations` x 24 multiply-adds; returns the flops done. Per ISA file.
+double peak_chain_avx512_bf16(long iterations);
+double peak_chain_avx512_fp32(long iterations);
+double peak_chain_avx2_fp32(long iterations);
+double peak_chain_portable(long iterations);
+}  // namespace detail
+
+}  // namespace ditmk::cpu
