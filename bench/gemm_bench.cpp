@@ -2,16 +2,23 @@
 //
 //   gemm_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 //
+// The *_cold variants cycle through enough copies of the weights to exceed the last-level cache,
+// so every call streams its weights from DRAM as the engine's steps do (845 MB of weights per step);
+// the plain variants reuse one copy, which stays in cache for the smaller shapes.
+//
 // Counters: weight_GB/s (packed weight bytes streamed per second) and GFLOP/s (2 M K N per call).
 // Two-thread runs split N for ours over a second std::thread that waits on a spin flag (as the
 // engine's persistent workers do); oneDNN uses its own OpenMP threads, limited by omp_set_num_threads.
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 #include "ditmk/core/rng.hpp"
@@ -92,12 +99,14 @@ void BM_ditmk(benchmark::State& state, WeightFormat format) {
   };
   const int64_t split = (n / 2 + kGemmColumnStep - 1) / kGemmColumnStep * kGemmColumnStep;
   const GemmArgs whole = args_for(0, 0, n), first = args_for(0, 0, split), second = args_for(1, split, n);
-  Helper helper;
+  // Only two-thread runs get the spinning helper: on one thread it would compete for a core.
+  std::optional<Helper> helper;
+  if (threads == 2) helper.emplace();
   for (auto _ : state) {
     if (threads == 1) {
       gemm(whole);
     } else {
-      helper.run_with([&] { gemm(second); }, [&] { gemm(first); });
+      helper->run_with([&] { gemm(second); }, [&] { gemm(first); });
     }
     benchmark::DoNotOptimize(y.data());
     benchmark::ClobberMemory();
@@ -106,7 +115,51 @@ void BM_ditmk(benchmark::State& state, WeightFormat format) {
   state.SetLabel(std::string(isa_name(selected_isa())));
 }
 
-void BM_onednn_bf16(benchmark::State& state) {
+// Copies of `bytes` of weights that together exceed the last-level cache (sysconf's, which on
+// some machines is the whole package's; at least 768 MiB).
+int64_t cold_copies(std::size_t bytes) {
+  long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  const std::size_t target = std::max<std::size_t>(std::size_t(llc > 0 ? llc : 0) * 3 / 2, std::size_t(768) << 20);
+  return int64_t((target + bytes - 1) / bytes);
+}
+
+void BM_ditmk_cold(benchmark::State& state) {
+  const int64_t k = state.range(0), n = state.range(1), threads = state.range(2);
+  std::vector<float> w_src = random_values(std::size_t(n * k), 1, 0.03f);
+  const TensorView view{DType::F32, {n, k}, reinterpret_cast<const std::byte*>(w_src.data())};
+  std::vector<PackedWeights> copies;
+  copies.push_back(PackedWeights::pack(view, WeightLayout::out_in, WeightFormat::bf16));
+  const int64_t count = cold_copies(copies[0].bytes());
+  while (int64_t(copies.size()) < count) copies.push_back(PackedWeights::pack(view, WeightLayout::out_in, WeightFormat::bf16));
+  const std::vector<float> x = random_values(std::size_t(kRows * k), 2, 1.0f);
+  std::vector<float> y(std::size_t(kRows * n));
+  std::vector<Tensor> scratch;
+  for (int t = 0; t < 2; ++t) scratch.emplace_back(DType::U8, Shape{int64_t(gemm_scratch_bytes(copies[0], kRows)) + 64});
+  const auto args_for = [&](const PackedWeights& w, int t, int64_t begin, int64_t end) {
+    GemmArgs a;
+    a.x = x.data(), a.x_stride = k, a.m = kRows, a.weights = &w, a.y = y.data(), a.y_stride = n;
+    a.n_begin = begin, a.n_end = end, a.scratch = scratch[std::size_t(t)].bytes();
+    a.scratch_bytes = scratch[std::size_t(t)].nbytes();
+    return a;
+  };
+  const int64_t split = (n / 2 + kGemmColumnStep - 1) / kGemmColumnStep * kGemmColumnStep;
+  // Only two-thread runs get the spinning helper: on one thread it would compete for a core.
+  std::optional<Helper> helper;
+  if (threads == 2) helper.emplace();
+  std::size_t next = 0;
+  for (auto _ : state) {
+    const PackedWeights& w = copies[next];
+    next = (next + 1) % copies.size();
+    if (threads == 1) gemm(args_for(w, 0, 0, n));
+    else helper->run_with([&] { gemm(args_for(w, 1, split, n)); }, [&] { gemm(args_for(w, 0, 0, split)); });
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, k, n, double(copies[0].bytes()));
+  state.SetLabel(std::string(isa_name(selected_isa())) + ", " + std::to_string(copies.size()) + " copies");
+}
+
+void BM_onednn_bf16(benchmark::State& state, bool cold) {
   const int64_t k = state.range(0), n = state.range(1), threads = state.range(2);
   omp_set_num_threads(int(threads));
   using dt = dnnl::memory::data_type;
@@ -122,17 +175,23 @@ void BM_onednn_bf16(benchmark::State& state) {
   std::vector<float> w_src = random_values(std::size_t(k * n), 1, 0.03f);
   const dnnl::memory::desc plain_f32_md({k, n}, dt::f32, tag::ab);
   dnnl::memory plain(plain_f32_md, engine, w_src.data());
-  dnnl::memory weights(pd.weights_desc(), engine);
-  dnnl::reorder(plain, weights).execute(stream, plain, weights);  // pack once, as at load time
+  std::vector<dnnl::memory> copies;  // packed once each, as at load time
+  const int64_t count = cold ? cold_copies(pd.weights_desc().get_size()) : 1;
+  for (int64_t i = 0; i < count; ++i) {
+    copies.emplace_back(pd.weights_desc(), engine);
+    dnnl::reorder(plain, copies.back()).execute(stream, plain, copies.back());
+  }
   std::vector<float> x_src = random_values(std::size_t(kRows * k), 2, 1.0f);
   dnnl::memory x_f32({{kRows, k}, dt::f32, tag::ab}, engine, x_src.data());
   dnnl::memory src(src_md, engine);
   dnnl::reorder(x_f32, src).execute(stream, x_f32, src);
   dnnl::memory dst(dst_md, engine);
   stream.wait();
+  std::size_t next = 0;
   for (auto _ : state) {
-    matmul.execute(stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}});
+    matmul.execute(stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, copies[next]}, {DNNL_ARG_DST, dst}});
     stream.wait();
+    next = (next + 1) % copies.size();
   }
   set_counters(state, k, n, double(pd.weights_desc().get_size()));
 }
@@ -147,7 +206,16 @@ void shapes(benchmark::internal::Benchmark* b) {
 BENCHMARK_CAPTURE(BM_ditmk, bf16, WeightFormat::bf16)->Apply(shapes);
 BENCHMARK_CAPTURE(BM_ditmk, bfp8_b, WeightFormat::bfp8_b)->Apply(shapes);
 BENCHMARK_CAPTURE(BM_ditmk, fp32, WeightFormat::fp32)->Apply(shapes);
-BENCHMARK(BM_onednn_bf16)->Apply(shapes);
+BENCHMARK_CAPTURE(BM_onednn_bf16, hot, false)->Apply(shapes);
+
+// The step's shapes (attention projections, FF up and down) with weights streamed from DRAM.
+void cold_shapes(benchmark::internal::Benchmark* b) {
+  for (int64_t threads : {1, 2})
+    for (auto [k, n] : {std::pair<int64_t, int64_t>{1536, 1536}, {1536, 6144}, {6144, 1536}}) b->Args({k, n, threads});
+  b->ArgNames({"K", "N", "threads"})->UseRealTime()->Unit(benchmark::kMicrosecond);
+}
+BENCHMARK(BM_ditmk_cold)->Apply(cold_shapes);
+BENCHMARK_CAPTURE(BM_onednn_bf16, cold, true)->Apply(cold_shapes);
 
 }  // namespace
 
