@@ -128,7 +128,14 @@ struct Engine::FastOps {
     a.x = x.data.data(), a.x_stride = x.cols, a.y = y.data.data(), a.y_stride = y.cols;
     a.rows = x.rows, a.cols = x.cols, a.eps = float(eps);
     if (gamma) a.gamma = engine.model_.vector(*gamma), a.beta = engine.model_.vector(*beta);
-    layer_norm(a);
+    auto program = [&](int t) {  // rows are independent: each thread normalises its share
+      const Range rows = share(x.rows, t, engine.pool_.size());
+      if (rows.empty()) return;
+      LayerNormArgs part = a;
+      part.x = a.x + rows.begin * a.x_stride, part.y = a.y + rows.begin * a.y_stride, part.rows = rows.end - rows.begin;
+      layer_norm(part);
+    };
+    engine.pool_.run(program);
     return y;
   }
   Matrix<float> attention(const Matrix<float>& q, const Matrix<float>& k, const Matrix<float>& v,
@@ -153,7 +160,11 @@ struct Engine::FastOps {
     return out;
   }
   void add_inplace(Matrix<float>& a, const Matrix<float>& b) const {
-    for (std::size_t i = 0; i < a.data.size(); ++i) a.data[i] += b.data[i];
+    auto program = [&](int t) {
+      const Range r = share(int64_t(a.data.size()), t, engine.pool_.size());
+      for (int64_t i = r.begin; i < r.end; ++i) a.data[std::size_t(i)] += b.data[std::size_t(i)];
+    };
+    engine.pool_.run(program);
   }
 };
 
