@@ -49,6 +49,7 @@ struct Engine::Workspace {
   std::vector<std::vector<std::byte>> gemm_scratch;  // per thread, 64-byte aligned inside
   std::vector<std::vector<std::byte>> prepared;      // per thread: x of a many-row precompute op, rounded once
   std::vector<Buffer> attention_scratch;             // per thread
+  std::vector<Buffer> cross_keys;                    // per cross block: its hoisted K laid out for attention
   std::size_t gemm_scratch_bytes = 0;
 
   std::byte* scratch_of(int t) {
@@ -154,7 +155,7 @@ struct Engine::FastOps {
       a.h_begin = hs.begin, a.h_end = hs.end;
       auto& scratch = engine.ws_->attention_scratch[t];
       a.scratch = scratch.get(), a.scratch_floats = scratch.data.size();
-      cpu::attention(a);
+      cpu::attention(a, engine.isa_);
     };
     engine.pool_.run(program);
     return out;
@@ -233,18 +234,30 @@ void Engine::run_program(int t, const model::CallInputs<float>& in) {
     a.rows = r.end - r.begin, a.cols = D, a.eps = eps, a.scale = scale, a.shift = shift;
     layer_norm(a);
   };
-  auto attend = [&](const float* q, int64_t qs, const float* k, const float* v, int64_t kvs, int64_t keys,
-                    const uint8_t* mask) {
+  auto attention_args = [&](const float* q, int64_t qs, const float* k, const float* v, int64_t kvs, int64_t keys,
+                            const uint8_t* mask) {
     const Range hs = share(c.dims.n_heads, t, T);
-    if (hs.empty()) return;
     AttentionArgs a;
     a.q = q, a.q_stride = qs, a.k = k, a.k_stride = kvs, a.v = v, a.v_stride = kvs;
     a.out = ws.attn.get(), a.out_stride = ws.inner, a.m = M, a.keys = keys;
     a.heads = c.dims.n_heads, a.head_dim = c.dims.head_dim, a.scale = float(1.0 / std::sqrt(double(c.dims.head_dim)));
     a.key_mask = mask, a.h_begin = hs.begin, a.h_end = hs.end;
     a.scratch = ws.attention_scratch[t].get(), a.scratch_floats = ws.attention_scratch[t].data.size();
-    cpu::attention(a);
+    return a;
   };
+  auto cross_args = [&](int b) {
+    return attention_args(ws.qkv.get(), model_.blocks[b].qkv.n(), in.cross_k[b].data.data(), in.cross_v[b].data.data(),
+                          ws.inner, in.cross_k[b].rows, in.key_mask[b].data());
+  };
+
+  // The hoisted cross K of this call is laid out for attention once (each thread its heads) and
+  // read by all 4 steps, instead of being transposed again by every step.
+  for (int b = 0; b < c.n_blocks; ++b) {
+    if (!model_.blocks[b].cross) continue;
+    const AttentionArgs a = cross_args(b);
+    if (a.h_begin < a.h_end) attention_prepare_keys(a, ws.cross_keys[b].get(), ws.cross_keys[b].data.size());
+  }
+  pool_.barrier();
 
   for (int s = 0; s < c.n_steps; ++s) {
     // action encoder: W3(swish(W2 [W1 x; tau])) + position rows, written into the action rows of h
@@ -272,12 +285,11 @@ void Engine::run_program(int t, const model::CallInputs<float>& in) {
       const int64_t qkv_cols = blk.qkv.n();
       gemm(blk.qkv, ws.n.get(), D, M, ws.qkv.get(), qkv_cols, Activation::none, OutputMode::store, blk.qkv.bias.data());
       pool_.barrier();
-      if (blk.cross) {
-        attend(ws.qkv.get(), qkv_cols, in.cross_k[b].data.data(), in.cross_v[b].data.data(), ws.inner,
-               in.cross_k[b].rows, in.key_mask[b].data());
-      } else {
-        attend(ws.qkv.get(), qkv_cols, ws.qkv.get() + ws.inner, ws.qkv.get() + 2 * ws.inner, qkv_cols, M, nullptr);
-      }
+      AttentionArgs a = blk.cross ? cross_args(b)
+                                  : attention_args(ws.qkv.get(), qkv_cols, ws.qkv.get() + ws.inner,
+                                                   ws.qkv.get() + 2 * ws.inner, qkv_cols, M, nullptr);
+      if (blk.cross) a.prepared_keys = ws.cross_keys[b].get();
+      if (a.h_begin < a.h_end) cpu::attention(a, isa_);
       pool_.barrier();
       gemm(blk.out, ws.attn.get(), ws.inner, M, ws.h.get(), D, Activation::none, OutputMode::accumulate, blk.out.bias.data());
       pool_.barrier();
@@ -311,6 +323,14 @@ model::DenoiseResult Engine::denoise(const model::CallInputs<float>& in, const M
   require(noise.rows == ws.H && noise.cols == ws.A, "cpu engine: noise is [{}, {}], expected [{}, {}]", noise.rows,
           noise.cols, ws.H, ws.A);
   for (std::size_t i = 0; i < noise.data.size(); ++i) ws.x.data[i] = float(noise.data[i]);
+  // room for this call's cross keys, laid out by the program (grows only when a call has more keys)
+  ws.cross_keys.resize(in.cross_k.size());
+  for (std::size_t b = 0; b < in.cross_k.size(); ++b) {
+    const std::size_t need =
+        attention_prepared_keys_floats(in.cross_k[b].rows, model_.config.dims.n_heads, model_.config.dims.head_dim);
+    if (ws.cross_keys[b].data.size() < need) ws.cross_keys[b].data.assign(need, 0.0f);
+  }
+  ws.reserve_keys(in.vl.rows, pool_.size());
   auto program = [&](int t) { run_program(t, in); };
   pool_.run(program);
   model::DenoiseResult result;
