@@ -17,13 +17,15 @@ peer = f"{r['peer']['median_ms_per_denoise']:.0f} ms, {r['speedup_vs_peer']:.1f}
 print(f"| {label} | {r['engine']['isa']} | {r['median_ms_per_denoise']:.0f} ({r['min_ms_per_denoise']:.0f}-{r['max_ms_per_denoise']:.0f}) "
       f"| {r['median_ms_per_step']:.1f} | {r['median_ms_precompute']:.0f} | {r['weight_bytes_per_step']/1e6:.0f} "
       f"| {r['achieved_gbps']:.2f} | {r['achieved_gflops']:.0f} | {r['stream_bandwidth_gbps']:.1f} "
-      f"| {r['floor_ms_per_denoise']:.0f} | {r['ratio_to_floor']:.2f} | {r['cos_vs_ref']:.7f} / {r['rel_l2_vs_ref']:.1e} "
+      f"| {r['floor_ms_per_denoise']:.0f} | {r['ratio_to_floor']:.2f} "
+      f"| {r['compute_peak_gflops']:.0f} | {r['compute_floor_ms_per_denoise']:.0f} | {r['ratio_to_compute_floor']:.2f} "
+      f"| {r['cos_vs_ref']:.7f} / {r['rel_l2_vs_ref']:.1e} "
       f"| {r['max_step_rel_l2_vs_ref']:.1e} | {peer} |")
 PY
 }
 
-echo "| weights | ISA | ms per denoise, median (min-max) | ms per step | precompute ms | MB per step | GB/s | GFLOP/s | stream GB/s | floor ms | ratio to floor | cos / rel-L2 vs ref (actions) | worst step rel-L2 | PyTorch peer (bf16 eager), speed-up |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| weights | ISA | ms per denoise, median (min-max) | ms per step | precompute ms | MB per step | GB/s | GFLOP/s | stream GB/s | stream floor ms | ratio to stream floor | peak GFLOP/s | compute floor ms | ratio to compute floor | cos / rel-L2 vs ref (actions) | worst step rel-L2 | PyTorch peer (bf16 eager), speed-up |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 $bin/ditmk bench --threads "$threads" --dtype bf16 --peer torch --json > "$out/bf16.json"
 row bf16 "$out/bf16.json"
 for dtype in bfp8_b fp32; do
