@@ -81,40 +81,6 @@ void set_counters(benchmark::State& state, int64_t k, int64_t n, double weight_b
   state.counters["GFLOP/s"] = benchmark::Counter(2.0 * kRows * k * n / 1e9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-void BM_ditmk(benchmark::State& state, WeightFormat format) {
-  const int64_t k = state.range(0), n = state.range(1), threads = state.range(2);
-  std::vector<float> w_src = random_values(std::size_t(n * k), 1, 0.03f);
-  const TensorView view{DType::F32, {n, k}, reinterpret_cast<const std::byte*>(w_src.data())};
-  const PackedWeights w = PackedWeights::pack(view, WeightLayout::out_in, format);
-  const std::vector<float> x = random_values(std::size_t(kRows * k), 2, 1.0f);
-  std::vector<float> y(std::size_t(kRows * n));
-  std::vector<Tensor> scratch;
-  for (int t = 0; t < 2; ++t) scratch.emplace_back(DType::U8, Shape{int64_t(gemm_scratch_bytes(w, kRows)) + 64});
-  const auto args_for = [&](int t, int64_t begin, int64_t end) {
-    GemmArgs a;
-    a.x = x.data(), a.x_stride = k, a.m = kRows, a.weights = &w, a.y = y.data(), a.y_stride = n;
-    a.n_begin = begin, a.n_end = end, a.scratch = scratch[std::size_t(t)].bytes();
-    a.scratch_bytes = scratch[std::size_t(t)].nbytes();
-    return a;
-  };
-  const int64_t split = (n / 2 + kGemmColumnStep - 1) / kGemmColumnStep * kGemmColumnStep;
-  const GemmArgs whole = args_for(0, 0, n), first = args_for(0, 0, split), second = args_for(1, split, n);
-  // Only two-thread runs get the spinning helper: on one thread it would compete for a core.
-  std::optional<Helper> helper;
-  if (threads == 2) helper.emplace();
-  for (auto _ : state) {
-    if (threads == 1) {
-      gemm(whole);
-    } else {
-      helper->run_with([&] { gemm(second); }, [&] { gemm(first); });
-    }
-    benchmark::DoNotOptimize(y.data());
-    benchmark::ClobberMemory();
-  }
-  set_counters(state, k, n, double(w.bytes()));
-  state.SetLabel(std::string(isa_name(selected_isa())));
-}
-
 // Copies of `bytes` of weights that together exceed the last-level cache (sysconf's, which on
 // some machines is the whole package's; at least 768 MiB).
 int64_t cold_copies(std::size_t bytes) {
@@ -123,14 +89,15 @@ int64_t cold_copies(std::size_t bytes) {
   return int64_t((target + bytes - 1) / bytes);
 }
 
-void BM_ditmk_cold(benchmark::State& state) {
+// cold: cycle through cold_copies() packed copies of the weights, else reuse one.
+void BM_ditmk(benchmark::State& state, WeightFormat format, bool cold) {
   const int64_t k = state.range(0), n = state.range(1), threads = state.range(2);
   std::vector<float> w_src = random_values(std::size_t(n * k), 1, 0.03f);
   const TensorView view{DType::F32, {n, k}, reinterpret_cast<const std::byte*>(w_src.data())};
   std::vector<PackedWeights> copies;
-  copies.push_back(PackedWeights::pack(view, WeightLayout::out_in, WeightFormat::bf16));
-  const int64_t count = cold_copies(copies[0].bytes());
-  while (int64_t(copies.size()) < count) copies.push_back(PackedWeights::pack(view, WeightLayout::out_in, WeightFormat::bf16));
+  copies.push_back(PackedWeights::pack(view, WeightLayout::out_in, format));
+  const int64_t count = cold ? cold_copies(copies[0].bytes()) : 1;
+  while (int64_t(copies.size()) < count) copies.push_back(PackedWeights::pack(view, WeightLayout::out_in, format));
   const std::vector<float> x = random_values(std::size_t(kRows * k), 2, 1.0f);
   std::vector<float> y(std::size_t(kRows * n));
   std::vector<Tensor> scratch;
@@ -156,7 +123,7 @@ void BM_ditmk_cold(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
   set_counters(state, k, n, double(copies[0].bytes()));
-  state.SetLabel(std::string(isa_name(selected_isa())) + ", " + std::to_string(copies.size()) + " copies");
+  state.SetLabel(std::string(isa_name(selected_isa())) + (cold ? ", " + std::to_string(copies.size()) + " copies" : ""));
 }
 
 void BM_onednn_bf16(benchmark::State& state, bool cold) {
@@ -203,9 +170,9 @@ void shapes(benchmark::internal::Benchmark* b) {
   b->ArgNames({"K", "N", "threads"})->UseRealTime()->Unit(benchmark::kMicrosecond);
 }
 
-BENCHMARK_CAPTURE(BM_ditmk, bf16, WeightFormat::bf16)->Apply(shapes);
-BENCHMARK_CAPTURE(BM_ditmk, bfp8_b, WeightFormat::bfp8_b)->Apply(shapes);
-BENCHMARK_CAPTURE(BM_ditmk, fp32, WeightFormat::fp32)->Apply(shapes);
+BENCHMARK_CAPTURE(BM_ditmk, bf16, WeightFormat::bf16, false)->Apply(shapes);
+BENCHMARK_CAPTURE(BM_ditmk, bfp8_b, WeightFormat::bfp8_b, false)->Apply(shapes);
+BENCHMARK_CAPTURE(BM_ditmk, fp32, WeightFormat::fp32, false)->Apply(shapes);
 BENCHMARK_CAPTURE(BM_onednn_bf16, hot, false)->Apply(shapes);
 
 // The step's shapes (attention projections, FF up and down) with weights streamed from DRAM.
@@ -214,7 +181,7 @@ void cold_shapes(benchmark::internal::Benchmark* b) {
     for (auto [k, n] : {std::pair<int64_t, int64_t>{1536, 1536}, {1536, 6144}, {6144, 1536}}) b->Args({k, n, threads});
   b->ArgNames({"K", "N", "threads"})->UseRealTime()->Unit(benchmark::kMicrosecond);
 }
-BENCHMARK(BM_ditmk_cold)->Apply(cold_shapes);
+BENCHMARK_CAPTURE(BM_ditmk, bf16_cold, WeightFormat::bf16, true)->Apply(cold_shapes);
 BENCHMARK_CAPTURE(BM_onednn_bf16, cold, true)->Apply(cold_shapes);
 
 }  // namespace
