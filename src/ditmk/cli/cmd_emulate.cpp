@@ -137,15 +137,7 @@ void run_dit_program(const EmulateArgs& args) {
   } else {
     result = variant == Variant::steps4 ? emu.denoise(obs, call, noise, int(args.launches))
                                         : emu.denoise_by_steps(obs, call, noise);
-    model::DenoiseResult want;
-    Matrix<double> x = noise;
-    for (int s = 0; s < weights.config.n_steps; ++s) {
-      Matrix<double> v = ref.velocity(call, s, x);
-      for (std::size_t i = 0; i < x.data.size(); ++i) x.data[i] += model::euler_dt(weights.config) * v.data[i];
-      want.velocities.push_back(std::move(v));
-    }
-    want.actions = x;
-    vs = kernel::compare_denoise(result.denoise, want);
+    vs = kernel::compare_denoise(result.denoise, ref.denoise(call, noise));
   }
   write_report(args.report, kernel::to_json(result, vs));
   print_dit_report(result, vs);

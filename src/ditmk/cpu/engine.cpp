@@ -212,9 +212,7 @@ Engine::~Engine() = default;
 
 model::CallInputs<float> Engine::precompute(const model::Observation& obs) {
   const FastOps ops{*this};
-  model::CallInputs<float> in = model::precompute_call<float>(ops, weights_, embodiment_, obs);
-  ws_->reserve_keys(in.vl.rows, pool_.size());
-  return in;
+  return model::precompute_call<float>(ops, weights_, embodiment_, obs);
 }
 
 void Engine::run_program(int t, const model::CallInputs<float>& in) {

@@ -56,7 +56,10 @@ MatD ActionHead::velocity(const model::CallInputs<double>& in, int step, const M
 }
 
 model::DenoiseResult ActionHead::run(const model::Observation& obs, const Matrix<double>& noise) const {
-  const auto in = model::precompute_call<double>(ops_, w_, e_, obs);
+  return denoise(model::precompute_call<double>(ops_, w_, e_, obs), noise);
+}
+
+model::DenoiseResult ActionHead::denoise(const model::CallInputs<double>& in, const Matrix<double>& noise) const {
   model::DenoiseResult result;
   MatD x = noise;
   const double dt = model::euler_dt(w_.config);

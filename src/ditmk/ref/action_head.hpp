@@ -12,6 +12,8 @@ class ActionHead {
   ActionHead(const model::Weights& weights, int embodiment, int threads);
 
   model::DenoiseResult run(const model::Observation& obs, const Matrix<double>& noise) const;
+  // The 4 Euler steps from noise on an already computed call (another executor's precompute, say).
+  model::DenoiseResult denoise(const model::CallInputs<double>& in, const Matrix<double>& noise) const;
   // One DiT call of step s on the Euler state x: the velocity [H, A].
   MatD velocity(const model::CallInputs<double>& in, int step, const MatD& x) const;
 
