@@ -9,13 +9,22 @@ const TempDir& fixture_root() {
   return root;
 }
 
-void write_observation(const model::Observation& obs, const std::string& path) {
+void write_observation(const model::Observation& obs, const std::string& path, int state_history) {
   Tensor mask(DType::BOOL, {obs.tokens()}), image(DType::BOOL, {obs.tokens()});
-  Tensor state(DType::F32, {int64_t(obs.state.size())});
+  const int64_t frame = int64_t(obs.state.size()) / state_history;
+  Tensor state(DType::F32, state_history == 1 ? Shape{frame} : Shape{state_history, frame});
   for (int j = 0; j < obs.tokens(); ++j) mask.data<uint8_t>()[j] = obs.attention_mask[j], image.data<uint8_t>()[j] = obs.image_mask[j];
   for (std::size_t i = 0; i < obs.state.size(); ++i) state.data<float>()[i] = obs.state[i];
-  io::write_npz(path, {{"features", obs.features.view()}, {"attention_mask", mask.view()}, {"image_mask", image.view()},
+  io::write_npz(path, {{"features", obs.features}, {"attention_mask", mask.view()}, {"image_mask", image.view()},
                        {"state", state.view()}});
+}
+
+std::vector<double> npz_values(const std::string& path, const std::string& name) {
+  const auto arrays = io::read_npz(path);
+  const Tensor& t = arrays.at(name);
+  std::vector<double> out(t.numel());
+  for (int64_t i = 0; i < t.numel(); ++i) out[i] = t.view().at(i);
+  return out;
 }
 
 const TinyFixture& tiny_fixture(model::Version version) {

@@ -113,7 +113,9 @@ TEST_F(BadInput, MissingTensor) {
 TEST_F(BadInput, NaNInFeatures) {
   const TinyFixture& f = tiny_fixture(Version::n15);
   model::Observation obs = model::synthetic_observation(f.config, 1);
-  obs.features.data<float>()[37] = std::numeric_limits<float>::quiet_NaN();
+  Tensor features = Tensor::from_view(obs.features);
+  features.data<float>()[37] = std::numeric_limits<float>::quiet_NaN();
+  obs.own_features(std::move(features));
   write_observation(obs, dir_ / "nan.npz");
   expect_rejected("--checkpoint " + f.release + " --observation " + (dir_ / "nan.npz"), "nan.npz:features");
 }

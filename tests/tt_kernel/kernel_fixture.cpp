@@ -15,7 +15,7 @@ namespace {
 model::ModelConfig small_config(model::Version version) {
   model::ModelConfig c = model::default_config(version);
   c.n_blocks = version == model::Version::n15 ? 2 : 3;
-  c.block_keys = model::block_schedule(c.version, c.n_blocks);
+  c.block_keys = model::block_schedule(c);
   // N1.7 is told from N1.6 by its VL self-attention stack: one layer keeps the checkpoint small
   c.vl_layers = version == model::Version::n17 ? 1 : 0;
   c.n_embodiments = 2;
@@ -46,7 +46,12 @@ const std::string& release_dir(model::Version version) {
 }
 
 model::Observation fixture_observation(const model::ModelConfig& config) {
-  return model::synthetic_observation(config, 77 + uint64_t(config.version));
+  model::Observation obs = model::synthetic_observation(config, 77 + uint64_t(config.version));
+  // N1.5 as released attends to padding tokens too: the fixture has some, so the `all` key set and
+  // its mask cover them (N1.6/N1.7's synthetic observations pad already)
+  if (config.version == model::Version::n15)
+    for (int j = obs.tokens() - kN15PaddingTokens; j < obs.tokens(); ++j) obs.attention_mask[j] = 0;
+  return obs;
 }
 
 const KernelModel& kernel_model(model::Version version) {

@@ -12,6 +12,7 @@
 namespace ditmk::tt::kernel::testing {
 
 constexpr int kEmbodiment = 1;
+constexpr int kN15PaddingTokens = 24;  // of the N1.5 fixture's 300 VL tokens
 
 struct KernelModel {
   model::Weights weights;
@@ -24,7 +25,8 @@ struct KernelModel {
 // The release directory of a version's test checkpoint (written on first use).
 const std::string& release_dir(model::Version version);
 
-// The observation the fixtures use for a version's checkpoint.
+// The observation the fixtures use for a version's checkpoint (N1.5: the last kN15PaddingTokens
+// tokens are padding).
 model::Observation fixture_observation(const model::ModelConfig& config);
 
 // N1.5: 2 blocks (cross `all`, self); N1.6 / N1.7: 3 blocks (cross text, self, cross image).

@@ -5,6 +5,7 @@
 #include "ditmk/tt/kernel/call_tensors.hpp"
 #include "ditmk/tt/kernel/emu_executor.hpp"
 #include "ditmk/tt/kernel/emu_report.hpp"
+#include "ditmk/ref/action_head.hpp"
 #include "kernel_fixture.hpp"
 
 namespace ditmk::tt::kernel::testing {
@@ -52,6 +53,21 @@ TEST(KernelSteps4, LongKeySetsOfTheFixturesSplit) {
     for (const KeySetShape& keys : key_set_shapes(w.config, layout)) split = split || keys.split();
     EXPECT_TRUE(split) << model::version_name(version);
   }
+}
+
+// The opt-in deviation: with mask_padding the megakernel drops the fixture's padding keys (fewer keys,
+// no split) and agrees with the reference that drops them, not with the released semantics.
+TEST(KernelSteps4, N15MaskPaddingOptIn) {
+  const KernelModel& released = kernel_model(model::Version::n15);
+  model::Weights w = model::load_weights(release_dir(model::Version::n15));
+  w.config.mask_padding = true;
+  const ref::ActionHead ref(w, kEmbodiment, 2);
+  const model::DenoiseResult want = ref.run(released.obs, released.noise);
+  const EmuResult got = EmuExecutor(w, kEmbodiment, {TileFormat::bfp8_b, 2}).denoise(released.obs, released.noise);
+  expect_agrees(got.denoise, want, kBfp8Gate, "n15 mask_padding");
+  const Agreement apart = agreement(want.actions, released.reference.actions);
+  EXPECT_GT(apart.rel_l2, 1e-3) << "masking the padding changes the actions";
+  EXPECT_EQ(got.layout.keys_of(0).l_real, 300 - kN15PaddingTokens);
 }
 
 TEST(KernelSteps4, N15Bf16) { check_steps4(model::Version::n15, TileFormat::bf16, kBf16Gate); }

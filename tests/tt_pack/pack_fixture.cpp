@@ -12,7 +12,7 @@ namespace ditmk::tt::testing {
 model::ModelConfig small_n15_config() {
   model::ModelConfig c = model::default_config(model::Version::n15);
   c.n_blocks = 2;
-  c.block_keys = model::block_schedule(c.version, c.n_blocks);
+  c.block_keys = model::block_schedule(c);
   c.vl_layers = 0;
   c.n_embodiments = 2;
   c.embodiment_ids = {{"gr1", 0}, {"new_embodiment", kPackedEmbodiment}};

@@ -8,7 +8,7 @@ inline model::ModelConfig config_of(model::Version version, int n_blocks = 0) {
   model::ModelConfig config = model::default_config(version);
   if (n_blocks > 0) {
     config.n_blocks = n_blocks;
-    config.block_keys = model::block_schedule(version, n_blocks);
+    config.block_keys = model::block_schedule(config);
   }
   return config;
 }

@@ -184,5 +184,24 @@ TEST(ArenaLayout, RejectsUnplannableShapes) {
   }
 }
 
+// config.json settings the device program keeps constant are refused by name; the ref and cpu
+// backends compute them (tests/cli/test_released_semantics.cpp).
+TEST(ArenaLayout, RefusesSettingsTheDeviceProgramKeepsConstant) {
+  auto message = [](const model::ModelConfig& config) {
+    try {
+      plan_arena(config, default_layout(config), {});
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("planned");
+  };
+  model::ModelConfig steps = config_of(Version::n15);
+  steps.n_steps = 8;
+  EXPECT_NE(message(steps).find("num_inference_timesteps 8: the megakernel plan runs 4 Euler steps"), std::string::npos);
+  model::ModelConfig eps = config_of(Version::n17);
+  eps.ff_norm_eps = 1e-6;
+  EXPECT_NE(message(eps).find("diffusion_model_cfg.norm_eps 1e-06"), std::string::npos) << message(eps);
+}
+
 }  // namespace
 }  // namespace ditmk::tt

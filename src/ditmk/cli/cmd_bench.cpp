@@ -125,7 +125,7 @@ json run_peer(const BenchOptions& o, const model::Weights& w, int embodiment, co
   Tensor mask(DType::BOOL, {obs.tokens()}), image(DType::BOOL, {obs.tokens()}), state(DType::F32, {int64_t(obs.state.size())});
   for (int j = 0; j < obs.tokens(); ++j) mask.data<uint8_t>()[j] = obs.attention_mask[j], image.data<uint8_t>()[j] = obs.image_mask[j];
   std::copy(obs.state.begin(), obs.state.end(), state.data<float>());
-  io::write_npz(obs_path, {{"features", obs.features.view()}, {"attention_mask", mask.view()}, {"image_mask", image.view()},
+  io::write_npz(obs_path, {{"features", obs.features}, {"attention_mask", mask.view()}, {"image_mask", image.view()},
                            {"state", state.view()}});
   Tensor n(DType::F32, {noise.rows, noise.cols});
   for (std::size_t i = 0; i < noise.data.size(); ++i) n.data<float>()[i] = float(noise.data[i]);
@@ -268,8 +268,7 @@ void print_report(const json& r) {
 void add_bench(CLI::App& app) {
   auto o = std::make_shared<BenchOptions>();
   auto* cmd = app.add_subcommand("bench", "time a backend against this machine's streaming floor and the PyTorch peer");
-  cmd->add_option("--checkpoint", o->model.checkpoint, "release directory (default: built-in model of --version)");
-  cmd->add_option("--version", o->model.version, "version of the built-in model")->check(CLI::IsMember({"n15", "n16", "n17"}));
+  add_model_options(*cmd, o->model);
   cmd->add_option("--backend", o->backend, "cpu or ref")->check(CLI::IsMember({"cpu", "ref"}));
   cmd->add_option("--dtype", o->dtype, "weight format of the cpu backend")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32"}));
   cmd->add_option("--threads", o->threads, "threads (default: one per core)")->check(CLI::Range(1, 1024));

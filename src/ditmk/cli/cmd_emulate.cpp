@@ -162,9 +162,7 @@ void add_emulate(CLI::App& app) {
   cmd->add_option("--cb-w-pages", args->cb_w_pages, "linear: pages of the weight ring (0: the plan's)")
       ->capture_default_str();
   cmd->add_option("--variant", args->variant, "megakernel variant: block, step or steps4 (implies --program dit)");
-  cmd->add_option("--version", args->model.version, "built-in model of this version (n15, n16, n17)")
-      ->capture_default_str();
-  cmd->add_option("--checkpoint", args->model.checkpoint, "a release directory or .safetensors instead");
+  add_model_options(*cmd, args->model);
   cmd->add_option("--embodiment", args->embodiment, "embodiment id or tag (default: new_embodiment)");
   cmd->add_option("--n-blocks", args->n_blocks, "run only the first N DiT blocks (0: all)")->capture_default_str();
   cmd->callback([args] { run_emulate(*args); });

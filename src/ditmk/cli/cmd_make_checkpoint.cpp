@@ -26,7 +26,7 @@ void add_make_checkpoint(CLI::App& app) {
     model::ModelConfig config = opt->tiny ? model::tiny_config(version) : model::default_config(version);
     if (opt->n_blocks > 0) {
       config.n_blocks = opt->n_blocks;
-      config.block_keys = model::block_schedule(version, opt->n_blocks);
+      config.block_keys = model::block_schedule(config);
     }
     model::SyntheticOptions options;
     options.dtype = opt->dtype == "bf16" ? DType::BF16 : DType::F32;

@@ -67,7 +67,7 @@ void run_plan(const PlanArgs& args) {
   model::ModelConfig config = model::default_config(model::parse_version(args.version));
   if (args.n_blocks > 0) {
     config.n_blocks = args.n_blocks;
-    config.block_keys = model::block_schedule(config.version, args.n_blocks);
+    config.block_keys = model::block_schedule(config);
   }
   tt::ArenaOptions arena;
   arena.variant = tt::parse_variant(args.variant);

@@ -54,7 +54,7 @@ void run(const RunOptions& opt) {
   const model::ModelConfig& config = weights.config;
   const int embodiment = weights.resolve_embodiment(opt.embodiment.empty() ? default_embodiment(config) : opt.embodiment);
   int image_token = opt.image_token_id;
-  if (image_token < 0) image_token = model::int_setting(weights.checkpoint->config(), nullptr, "image_token_index").value_or(-1);
+  if (image_token < 0) image_token = model::image_token_index(weights.checkpoint->config());
   const model::Observation obs = opt.observation.empty()
                                      ? model::synthetic_observation(config, 0)
                                      : model::load_observation(opt.observation, config, image_token);
@@ -96,8 +96,7 @@ void run(const RunOptions& opt) {
 void add_run(CLI::App& app) {
   auto opt = std::make_shared<RunOptions>();
   auto* cmd = app.add_subcommand("run", "denoise one action chunk");
-  cmd->add_option("--checkpoint", opt->model.checkpoint, "release directory or .safetensors (default: built-in model)");
-  cmd->add_option("--version", opt->model.version, "version of the built-in model")->check(CLI::IsMember({"n15", "n16", "n17"}));
+  add_model_options(*cmd, opt->model);
   cmd->add_option("--observation", opt->observation, ".npz with features [S, ctx], optional attention_mask, image_mask, input_ids, state");
   cmd->add_option("--embodiment", opt->embodiment, "embodiment id or tag (default: new_embodiment)");
   cmd->add_option("--image-token-id", opt->image_token_id, "token id of image tokens in input_ids");

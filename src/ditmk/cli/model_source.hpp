@@ -1,6 +1,7 @@
 #pragma once
 // How a subcommand finds its model: an explicit --checkpoint, or the built-in default of --version
 // (generated deterministically into the cache on first use).
+#include <CLI/CLI.hpp>
 #include <string>
 
 #include "ditmk/model/weights.hpp"
@@ -10,8 +11,11 @@ namespace ditmk::cli {
 struct ModelSource {
   std::string checkpoint;     // empty: the built-in default
   std::string version = "n15";
+  bool mask_padding = false;  // the opt-in deviation of docs/model.md
 };
 
+// --checkpoint, --version and --mask-padding, the same on every command that runs the model.
+void add_model_options(CLI::App& cmd, ModelSource& source);
 model::Weights load_model(const ModelSource& source);
 // The embodiment to use when none is given: new_embodiment where the release names it, else slot 0.
 std::string default_embodiment(const model::ModelConfig& config);

@@ -291,7 +291,7 @@ void Engine::run_program(int t, const model::CallInputs<float>& in) {
       pool_.barrier();
       gemm(blk.out, ws.attn.get(), ws.inner, M, ws.h.get(), D, Activation::none, OutputMode::accumulate, blk.out.bias.data());
       pool_.barrier();
-      layer_norm_rows(ws.h.get(), ws.n.get(), M, 1e-5f, nullptr, nullptr);
+      layer_norm_rows(ws.h.get(), ws.n.get(), M, float(c.ff_norm_eps), nullptr, nullptr);
       pool_.barrier();
       gemm(blk.ff1, ws.n.get(), D, M, ws.ffn.get(), ws.ff, Activation::gelu_tanh, OutputMode::store, blk.ff1.bias.data());
       pool_.barrier();

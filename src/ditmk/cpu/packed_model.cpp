@@ -125,8 +125,10 @@ PackedModel pack_model(const model::Weights& w, int embodiment, WeightFormat for
   add(pm.dec2, e.dec2.weight, e.dec2.bias, WeightLayout::in_out, "action_decoder.layer2");
   add(pm.precompute[e.state1.weight.data], e.state1.weight, e.state1.bias, WeightLayout::in_out, "state_encoder.layer1");
   add(pm.precompute[e.state2.weight.data], e.state2.weight, e.state2.bias, WeightLayout::in_out, "state_encoder.layer2");
-  pm.vectors[w.vlln_weight.data] = to_floats(w.vlln_weight);
-  pm.vectors[w.vlln_bias.data] = to_floats(w.vlln_bias);
+  if (c.use_vlln) {
+    pm.vectors[w.vlln_weight.data] = to_floats(w.vlln_weight);
+    pm.vectors[w.vlln_bias.data] = to_floats(w.vlln_bias);
+  }
   for (const model::VlLayer& layer : w.vl_layers) {
     for (const model::Linear* l : {&layer.q, &layer.k, &layer.v, &layer.out, &layer.ff1, &layer.ff2})
       add(pm.precompute[l->weight.data], l->weight, l->bias, WeightLayout::out_in, "vl_self_attention");
@@ -144,8 +146,9 @@ PackedModel pack_model(const model::Weights& w, int embodiment, WeightFormat for
     for (double v : tables.out_modulation[s].data) pm.out_shift_scale.push_back(float(v));
   }
   for (double v : tables.tau_bias.data) pm.tau_bias.push_back(float(v));
-  const auto pos = to_floats(w.position_embedding);
-  pm.position_rows.assign(pos.begin(), pos.begin() + std::size_t(c.horizon) * D);
+  pm.position_rows.resize(std::size_t(c.horizon) * D);
+  for (int r = 0; r < c.horizon; ++r)
+    for (int i = 0; i < D; ++i) pm.position_rows[std::size_t(r) * D + i] = float(w.position(r, i));
   if (c.n_future > 0) pm.future_tokens = to_floats(w.future_tokens);
   return pm;
 }

@@ -30,11 +30,15 @@ std::string_view key_set_name(KeySet keys) {
   return "?";
 }
 
-std::vector<KeySet> block_schedule(Version version, int n_blocks) {
-  std::vector<KeySet> keys(n_blocks, KeySet::self_attn);
-  for (int i = 0; i < n_blocks; i += 2) {
-    if (version == Version::n15) keys[i] = KeySet::all;
-    else keys[i] = (i % 4 == 0) ? KeySet::text : KeySet::image;
+// N1.5's DiT and N1.6/N1.7's plain DiT attend to every VL token; the alternating DiT of N1.6/N1.7
+// attends to text keys in blocks idx % (2n) == 0 and to image keys in the other cross blocks.
+std::vector<KeySet> block_schedule(const ModelConfig& c) {
+  std::vector<KeySet> keys(c.n_blocks, KeySet::self_attn);
+  const bool alternating = c.version != Version::n15 && c.alternate_vl_dit;
+  for (int i = 0; i < c.n_blocks; ++i) {
+    if (c.interleave_self_attention && i % 2 == 1) continue;
+    if (!alternating) keys[i] = KeySet::all;
+    else keys[i] = i % (2 * c.text_every_n_blocks) == 0 ? KeySet::text : KeySet::image;
   }
   return keys;
 }
@@ -57,7 +61,7 @@ ModelConfig default_config(Version version) {
           {"simpler_env_google", 0}, {"simpler_env_widowx", 1}, {"libero_sim", 2}, {"new_embodiment", 10}};
       break;
   }
-  c.block_keys = block_schedule(version, c.n_blocks);
+  c.block_keys = block_schedule(c);
   return c;
 }
 

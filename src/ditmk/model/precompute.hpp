@@ -2,7 +2,8 @@
 // What every executor computes before the Euler loop, defined once here and run with each
 // executor's own math (`Ops`): the ref passes float64 ops, the CPU engine its fast fp32 kernels.
 //
-// Per call (depends on the observation): the VL tokens after vlln and the VL self-attention stack,
+// Per call (depends on the observation): the VL tokens after vlln and the VL self-attention stack
+// (each where the release has it),
 // the hoisted K/V of every cross block (they depend only on the VL tokens), the key mask of every
 // cross block, and the state token.
 // Per model (weights and embodiment only, so executors may compute them once at load): for each of
@@ -57,17 +58,22 @@ Matrix<T> matrix_from(const TensorView& view, int rows, int cols, int row0 = 0) 
   return m;
 }
 
+// vlln (use_vlln) and the VL self-attention stack. The stack attends to every token as released; with
+// the mask_padding opt-in, padding tokens are not keys.
 template <typename T, typename Ops>
 Matrix<T> vl_tokens(const Ops& ops, const Weights& w, const Observation& obs) {
-  const Dims& d = w.config.dims;
-  const Matrix<T> features = matrix_from<T>(obs.features.view(), obs.tokens(), d.ctx_dim);
-  Matrix<T> vl = ops.layernorm(features, &w.vlln_weight, &w.vlln_bias, 1e-5);
+  const ModelConfig& c = w.config;
+  const Dims& d = c.dims;
+  Matrix<T> vl = matrix_from<T>(obs.features, obs.tokens(), d.ctx_dim);
+  if (c.use_vlln) vl = ops.layernorm(vl, &w.vlln_weight, &w.vlln_bias, 1e-5);
+  const std::vector<uint8_t> keys = obs.key_mask(KeySet::all, c.mask_padding);
+  const std::vector<uint8_t>* mask = c.mask_padding ? &keys : nullptr;
   for (const VlLayer& layer : w.vl_layers) {
-    const Matrix<T> n1 = ops.layernorm(vl, &layer.norm1_weight, &layer.norm1_bias, 1e-5);
+    const Matrix<T> n1 = ops.layernorm(vl, &layer.norm1_weight, &layer.norm1_bias, c.vl_norm_eps);
     const Matrix<T> attn = ops.attention(ops.linear(n1, layer.q, Act::none), ops.linear(n1, layer.k, Act::none),
-                                         ops.linear(n1, layer.v, Act::none), nullptr, d.vl_heads, d.vl_head_dim);
+                                         ops.linear(n1, layer.v, Act::none), mask, d.vl_heads, d.vl_head_dim);
     ops.add_inplace(vl, ops.linear(attn, layer.out, Act::none));
-    const Matrix<T> n3 = ops.layernorm(vl, &layer.norm3_weight, &layer.norm3_bias, 1e-5);
+    const Matrix<T> n3 = ops.layernorm(vl, &layer.norm3_weight, &layer.norm3_bias, c.vl_norm_eps);
     ops.add_inplace(vl, ops.linear(ops.linear(n3, layer.ff1, Act::gelu_tanh), layer.ff2, Act::none));
   }
   return vl;
@@ -83,10 +89,10 @@ CallInputs<T> precompute_call(const Ops& ops, const Weights& w, const Embodiment
     if (!w.config.is_cross(b)) continue;
     in.cross_k[b] = ops.linear(in.vl, w.blocks[b].k, Act::none);
     in.cross_v[b] = ops.linear(in.vl, w.blocks[b].v, Act::none);
-    in.key_mask[b] = obs.key_mask(w.blocks[b].keys);
+    in.key_mask[b] = obs.key_mask(w.blocks[b].keys, w.config.mask_padding);
   }
-  Matrix<T> state(1, w.config.state_dim);
-  for (int i = 0; i < w.config.state_dim; ++i) state.data[i] = T(obs.state[i]);
+  Matrix<T> state(1, w.config.state_input());  // N1.7's state history: the frames side by side
+  for (int i = 0; i < w.config.state_input(); ++i) state.data[i] = T(obs.state[i]);
   in.state_token = ops.linear_kn(ops.linear_kn(state, e.state1, Act::relu), e.state2, Act::none);
   return in;
 }

@@ -59,7 +59,7 @@ std::vector<TensorSpec> release_tensors(const ModelConfig& c) {
   b.linear(dit + "proj_out_2", d.width, d.out_dim);
 
   b.component = Component::state_encoder;
-  b.category(head + "state_encoder.layer1", c.n_embodiments, c.state_dim, d.hidden);
+  b.category(head + "state_encoder.layer1", c.n_embodiments, c.state_input(), d.hidden);
   b.category(head + "state_encoder.layer2", c.n_embodiments, d.hidden, d.width);
   b.component = Component::action_encoder;
   b.category(head + "action_encoder.W1", c.n_embodiments, c.action_dim, d.width);
@@ -68,11 +68,13 @@ std::vector<TensorSpec> release_tensors(const ModelConfig& c) {
   b.component = Component::action_decoder;
   b.category(head + "action_decoder.layer1", c.n_embodiments, d.out_dim, d.hidden);
   b.category(head + "action_decoder.layer2", c.n_embodiments, d.hidden, c.action_dim);
-  b.component = Component::position_embedding;
-  out.push_back({head + "position_embedding.weight", {d.pos_rows, d.width}, Component::position_embedding});
+  if (c.add_pos_embed)
+    out.push_back({head + "position_embedding.weight", {d.pos_rows, d.width}, Component::position_embedding});
   b.component = Component::vlln;
-  b.vector(head + "vlln.weight", d.ctx_dim);
-  b.vector(head + "vlln.bias", d.ctx_dim);
+  if (c.use_vlln) {
+    b.vector(head + "vlln.weight", d.ctx_dim);
+    b.vector(head + "vlln.bias", d.ctx_dim);
+  }
   if (c.n_future > 0) out.push_back({head + "future_tokens.weight", {c.n_future, d.width}, Component::future_tokens});
   b.component = Component::vl_self_attention;
   for (int k = 0; k < c.vl_layers; ++k) {

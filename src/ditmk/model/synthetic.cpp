@@ -128,7 +128,7 @@ ModelConfig tiny_config(Version version, int n_blocks) {
   c.horizon = 8;
   c.n_embodiments = 3;
   c.embodiment_ids = {{"tiny_robot", 1}, {"new_embodiment", 2}};
-  c.block_keys = block_schedule(version, n_blocks);
+  c.block_keys = block_schedule(c);
   return c;
 }
 
@@ -143,17 +143,18 @@ Observation synthetic_observation(const ModelConfig& config, uint64_t seed) {
   }
   const int tokens = text + image + pad;
   Observation obs;
-  obs.features = Tensor(DType::F32, {tokens, config.dims.ctx_dim});
+  Tensor features(DType::F32, {tokens, config.dims.ctx_dim});
   const CounterRng rng(seed, 0xfea7);
-  for (int64_t i = 0; i < obs.features.numel(); ++i) obs.features.data<float>()[i] = float(rng.normal(uint64_t(i)));
+  for (int64_t i = 0; i < features.numel(); ++i) features.data<float>()[i] = float(rng.normal(uint64_t(i)));
+  obs.own_features(std::move(features));
   obs.attention_mask.assign(tokens, 1);
   obs.image_mask.assign(tokens, 0);
   const int image_begin = text / 2;
   for (int j = image_begin; j < image_begin + image; ++j) obs.image_mask[j] = 1;
   for (int j = tokens - pad; j < tokens; ++j) obs.attention_mask[j] = 0;
   const CounterRng state_rng(seed, 0x57a7e);
-  obs.state.resize(config.state_dim);
-  for (int i = 0; i < config.state_dim; ++i) obs.state[i] = float(0.5 * state_rng.normal(uint64_t(i)));
+  obs.state.resize(config.state_input());
+  for (int i = 0; i < config.state_input(); ++i) obs.state[i] = float(0.5 * state_rng.normal(uint64_t(i)));
   return obs;
 }
 
@@ -170,7 +171,8 @@ std::string default_model_dir(Version version) {
   else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) root = fs::path(xdg) / "ditmk";
   else if (const char* home = std::getenv("HOME"); home && *home) root = fs::path(home) / ".cache" / "ditmk";
   else root = fs::temp_directory_path() / "ditmk-cache";
-  return (root / fmt::format("groot-{}-bf16-seed0", version_name(version))).string();
+  // "-r2": the released config.json forms; a cache written in the earlier form is not read again
+  return (root / fmt::format("groot-{}-bf16-seed0-r2", version_name(version))).string();
 }
 
 std::string ensure_default_model(Version version) {

@@ -28,13 +28,14 @@ int count_indexed(const io::Checkpoint& ckpt, const std::string& prefix, const s
   return n;
 }
 
+// model_type names the version; without it the tensors tell: future tokens are N1.5's, a VL stack
+// without them N1.7's (an N1.7 release may also have none, which only its model_type can say).
 Version detect_version(const io::Checkpoint& ckpt, int vl_layers) {
   const bool has_future = ckpt.has(head_name("future_tokens.weight"));
   const Version from_tensors = has_future ? Version::n15 : (vl_layers > 0 ? Version::n17 : Version::n16);
   const auto from_config = version_from_json(ckpt.config());
   if (from_config && *from_config != from_tensors) {
-    const bool consistent = (*from_config == Version::n15) == has_future &&
-                            (*from_config != Version::n16 || vl_layers == 0) && (*from_config != Version::n17 || vl_layers > 0);
+    const bool consistent = (*from_config == Version::n15) == has_future && (*from_config != Version::n16 || vl_layers == 0);
     if (!consistent)
       fail("{}: config.json says {} but the tensors are those of {} (future tokens: {}, VL self-attention layers: {})",
            ckpt.path(), version_name(*from_config), version_name(from_tensors), has_future ? "yes" : "no", vl_layers);
@@ -43,28 +44,67 @@ Version detect_version(const io::Checkpoint& ckpt, int vl_layers) {
   return from_tensors;
 }
 
+// config.json of the checkpoint, or the version's released settings for a file without one.
+DeclaredConfig declared_config(const io::Checkpoint& ckpt, Version version) {
+  if (ckpt.config().is_null()) return {default_config(version)};
+  return read_config_json(ckpt.config(), version, ckpt.path() + "/config.json");
+}
+
+// The context width: what the first cross block's to_k takes, else the VL features' LayerNorm.
+int context_width(const io::Checkpoint& ckpt, const ModelConfig& c, int fallback) {
+  for (int i = 0; i < c.n_blocks; ++i)
+    if (c.is_cross(i)) return int(dim_of(ckpt, dit_name(fmt::format("transformer_blocks.{}.attn1.to_k.weight", i)), 1, 2));
+  if (ckpt.has(head_name("vlln.weight"))) return int(dim_of(ckpt, head_name("vlln.weight"), 0, 1));
+  return fallback;
+}
+
+// A size config.json declares must be the one the tensors have.
+void check_declared(const io::Checkpoint& ckpt, const std::optional<DeclaredSize>& declared, int actual, const char* what) {
+  if (declared && declared->value != actual)
+    fail("{}/config.json: field '{}' = {}, but the tensors have {} {}", ckpt.path(), declared->field, declared->value,
+         actual, what);
+}
+
 ModelConfig detect_config(const io::Checkpoint& ckpt) {
-  const auto& json = ckpt.config();
   const int vl_layers = count_indexed(ckpt, head_name("vl_self_attention.transformer_blocks."), ".attn1.to_q.weight");
-  ModelConfig c = default_config(detect_version(ckpt, vl_layers));
+  const DeclaredConfig declared = declared_config(ckpt, detect_version(ckpt, vl_layers));
+  ModelConfig c = declared.settings;
   Dims& d = c.dims;
   c.vl_layers = vl_layers;
   c.n_blocks = count_indexed(ckpt, dit_name("transformer_blocks."), ".norm1.linear.weight");
   if (c.n_blocks == 0) fail("{}: missing tensor '{}'", ckpt.path(), dit_name("transformer_blocks.0.norm1.linear.weight"));
+  c.block_keys = block_schedule(c);
   d.width = int(dim_of(ckpt, dit_name("transformer_blocks.0.attn1.to_q.weight"), 1, 2));
   d.ff_dim = int(dim_of(ckpt, dit_name("transformer_blocks.0.ff.net.0.proj.weight"), 0, 2));
-  d.ctx_dim = int(dim_of(ckpt, head_name("vlln.weight"), 0, 1));
+  d.ctx_dim = context_width(ckpt, c, declared.ctx_dim ? declared.ctx_dim->value : d.width);
   d.out_dim = int(dim_of(ckpt, dit_name("proj_out_2.weight"), 0, 2));
   d.temb_channels = int(dim_of(ckpt, dit_name("timestep_encoder.timestep_embedder.linear_1.weight"), 1, 2));
-  d.pos_rows = int(dim_of(ckpt, head_name("position_embedding.weight"), 0, 2));
+  if (c.add_pos_embed) d.pos_rows = int(dim_of(ckpt, head_name("position_embedding.weight"), 0, 2));
   d.hidden = int(dim_of(ckpt, head_name("state_encoder.layer1.W"), 2, 3));
   c.n_embodiments = int(dim_of(ckpt, head_name("state_encoder.layer1.W"), 0, 3));
-  c.state_dim = int(dim_of(ckpt, head_name("state_encoder.layer1.W"), 1, 3));
+  const int state_input = int(dim_of(ckpt, head_name("state_encoder.layer1.W"), 1, 3));
+  if (state_input % c.state_history != 0)
+    fail("{}/config.json: field 'state_history_length' = {} does not divide the state encoder's {} inputs", ckpt.path(),
+         c.state_history, state_input);
+  c.state_dim = state_input / c.state_history;
   c.action_dim = int(dim_of(ckpt, head_name("action_encoder.W1.W"), 1, 3));
-  c.n_future = c.version == Version::n15 ? int(dim_of(ckpt, head_name("future_tokens.weight"), 0, 2)) : 0;
+  c.n_future = ckpt.has(head_name("future_tokens.weight")) ? int(dim_of(ckpt, head_name("future_tokens.weight"), 0, 2)) : 0;
+  check_declared(ckpt, declared.n_blocks, c.n_blocks, "DiT blocks");
+  check_declared(ckpt, declared.width, d.width, "as the DiT width");
+  check_declared(ckpt, declared.ctx_dim, d.ctx_dim, "as the VL feature (cross-attention context) width");
+  if (c.use_vlln)
+    check_declared(ckpt, declared.vl_width, int(dim_of(ckpt, head_name("vlln.weight"), 0, 1)), "as the vlln width");
+  check_declared(ckpt, declared.out_dim, d.out_dim, "as the DiT output width");
+  check_declared(ckpt, declared.hidden, d.hidden, "as the state encoder's hidden width");
+  check_declared(ckpt, declared.action_dim, c.action_dim, "as the action dimension");
+  check_declared(ckpt, declared.state_dim, c.state_dim, "as the state dimension (state encoder inputs / history)");
+  check_declared(ckpt, declared.n_future, c.n_future, "future tokens");
+  check_declared(ckpt, declared.pos_rows, d.pos_rows, "position embedding rows");
+  check_declared(ckpt, declared.n_embodiments, c.n_embodiments, "embodiment slots");
+  check_declared(ckpt, declared.vl_layers, c.vl_layers, "VL self-attention layers");
+
   const int inner = int(dim_of(ckpt, dit_name("transformer_blocks.0.attn1.to_q.weight"), 0, 2));
-  d.n_heads = int_setting(json, "diffusion_model_cfg", "num_attention_heads").value_or(d.n_heads);
-  d.head_dim = int_setting(json, "diffusion_model_cfg", "attention_head_dim").value_or(inner / d.n_heads);
+  if (ckpt.config().is_null()) d.head_dim = inner / d.n_heads;
   if (d.n_heads <= 0 || d.head_dim <= 0 || d.n_heads * d.head_dim != inner)
     fail("{}: config.json: num_attention_heads {} x attention_head_dim {} != attention width {}", ckpt.path(), d.n_heads,
          d.head_dim, inner);
@@ -72,20 +112,14 @@ ModelConfig detect_config(const io::Checkpoint& ckpt) {
     const std::string q = head_name("vl_self_attention.transformer_blocks.0.attn1.to_q.weight");
     const int vl_inner = int(dim_of(ckpt, q, 0, 2));
     d.vl_ff_dim = int(dim_of(ckpt, head_name("vl_self_attention.transformer_blocks.0.ff.net.0.proj.weight"), 0, 2));
-    d.vl_heads = int_setting(json, "vl_self_attention_cfg", "num_attention_heads").value_or(d.vl_heads);
-    d.vl_head_dim = int_setting(json, "vl_self_attention_cfg", "attention_head_dim").value_or(vl_inner / d.vl_heads);
+    if (ckpt.config().is_null()) d.vl_head_dim = vl_inner / d.vl_heads;
     if (d.vl_heads <= 0 || d.vl_heads * d.vl_head_dim != vl_inner)
       fail("{}: config.json: VL num_attention_heads {} x attention_head_dim {} != {}", ckpt.path(), d.vl_heads,
            d.vl_head_dim, vl_inner);
   }
-  c.horizon = int_setting(json, nullptr, "action_horizon").value_or(c.horizon);
-  if (c.horizon <= 0 || c.horizon > d.pos_rows)
-    fail("{}: config.json: action_horizon {} outside 1..{}", ckpt.path(), c.horizon, d.pos_rows);
-  c.n_steps = int_setting(json, nullptr, "num_inference_timesteps").value_or(c.n_steps);
-  c.timestep_buckets = int_setting(json, nullptr, "num_timestep_buckets").value_or(c.timestep_buckets);
-  if (c.n_steps <= 0) fail("{}: config.json: num_inference_timesteps {} must be positive", ckpt.path(), c.n_steps);
+  if (c.add_pos_embed && c.horizon > d.pos_rows)
+    fail("{}: config.json: action_horizon {} exceeds the {} position embedding rows", ckpt.path(), c.horizon, d.pos_rows);
 
-  c.block_keys = block_schedule(c.version, c.n_blocks);
   for (int i = 0; i < c.n_blocks; ++i) {
     const std::string k = dit_name(fmt::format("transformer_blocks.{}.attn1.to_k.weight", i));
     const int kv_in = int(dim_of(ckpt, k, 1, 2));
@@ -181,9 +215,11 @@ Weights load_weights(std::shared_ptr<const io::Checkpoint> checkpoint) {
   w.enc3 = category(ckpt, head_name("action_encoder.W3"));
   w.dec1 = category(ckpt, head_name("action_decoder.layer1"));
   w.dec2 = category(ckpt, head_name("action_decoder.layer2"));
-  w.position_embedding = ckpt.get(head_name("position_embedding.weight"));
-  w.vlln_weight = ckpt.get(head_name("vlln.weight"));
-  w.vlln_bias = ckpt.get(head_name("vlln.bias"));
+  if (w.config.add_pos_embed) w.position_embedding = ckpt.get(head_name("position_embedding.weight"));
+  if (w.config.use_vlln) {
+    w.vlln_weight = ckpt.get(head_name("vlln.weight"));
+    w.vlln_bias = ckpt.get(head_name("vlln.bias"));
+  }
   if (w.config.n_future > 0) w.future_tokens = ckpt.get(head_name("future_tokens.weight"));
   for (int k = 0; k < w.config.vl_layers; ++k) {
     const std::string p = head_name(fmt::format("vl_self_attention.transformer_blocks.{}.", k));

@@ -52,10 +52,15 @@ struct Weights {
   std::vector<DitBlock> blocks;
   Linear proj_out_1, proj_out_2;
   CategoryLinear state1, state2, enc1, enc2, enc3, dec1, dec2;
+  // position_embedding is empty without add_pos_embed, vlln_* without use_vlln, future_tokens before N1.5
   TensorView position_embedding, vlln_weight, vlln_bias, future_tokens;
   std::vector<VlLayer> vl_layers;
 
   EmbodimentWeights embodiment(int id) const;
+  // Row `row` of the position code added to the action tokens: 0 without add_pos_embed.
+  double position(int row, int col) const {
+    return config.add_pos_embed ? position_embedding.at(std::size_t(row) * config.dims.width + col) : 0.0;
+  }
   // "24", or a tag of embodiment_id.json / the version's known tags; Error for anything unknown.
   int resolve_embodiment(const std::string& id_or_tag) const;
 };

@@ -23,7 +23,7 @@ MatD ActionHead::dit_block(int b, const model::CallInputs<double>& in, int step,
                           d.head_dim);
   }
   ops_.add_inplace(h, ops_.linear(attn, blk.out, Act::none));
-  const MatD n2 = ops_.layernorm(h, nullptr, nullptr, 1e-5);
+  const MatD n2 = ops_.layernorm(h, nullptr, nullptr, w_.config.ff_norm_eps);
   ops_.add_inplace(h, ops_.linear(ops_.linear(n2, blk.ff1, Act::gelu_tanh), blk.ff2, Act::none));
   return h;
 }
@@ -44,7 +44,7 @@ MatD ActionHead::velocity(const model::CallInputs<double>& in, int step, const M
     for (int i = 0; i < D; ++i) h(1 + f, i) = w_.future_tokens.at(std::size_t(f) * D + i);
   for (int r = 0; r < c.horizon; ++r)
     for (int i = 0; i < D; ++i)
-      h(c.action_row0() + r, i) = action_tokens(r, i) + w_.position_embedding.at(std::size_t(r) * D + i);
+      h(c.action_row0() + r, i) = action_tokens(r, i) + w_.position(r, i);
 
   for (int b = 0; b < c.n_blocks; ++b) h = dit_block(b, in, step, std::move(h));
 

@@ -9,8 +9,8 @@
 
 namespace ditmk::tt::kernel {
 
-std::vector<int> admissible_keys(const model::Observation& obs, model::KeySet keys) {
-  const std::vector<uint8_t> mask = obs.key_mask(keys);
+std::vector<int> admissible_keys(const model::Observation& obs, model::KeySet keys, bool mask_padding) {
+  const std::vector<uint8_t> mask = obs.key_mask(keys, mask_padding);
   std::vector<int> out;
   for (std::size_t j = 0; j < mask.size(); ++j)
     if (mask[j]) out.push_back(int(j));
@@ -19,9 +19,9 @@ std::vector<int> admissible_keys(const model::Observation& obs, model::KeySet ke
 
 LayoutConfig observation_layout(const model::ModelConfig& config, const model::Observation& obs) {
   KeyCounts counts;
-  counts.all = int(admissible_keys(obs, model::KeySet::all).size());
-  counts.text = int(admissible_keys(obs, model::KeySet::text).size());
-  counts.image = int(admissible_keys(obs, model::KeySet::image).size());
+  counts.all = int(admissible_keys(obs, model::KeySet::all, config.mask_padding).size());
+  counts.text = int(admissible_keys(obs, model::KeySet::text, config.mask_padding).size());
+  counts.image = int(admissible_keys(obs, model::KeySet::image, config.mask_padding).size());
   return derive_layout(config, counts, "observation");
 }
 

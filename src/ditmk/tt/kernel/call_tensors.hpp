@@ -19,7 +19,7 @@ namespace ditmk::tt::kernel {
 LayoutConfig observation_layout(const model::ModelConfig& config, const model::Observation& obs);
 
 // Token indices of the admissible keys of `keys`, in order.
-std::vector<int> admissible_keys(const model::Observation& obs, model::KeySet keys);
+std::vector<int> admissible_keys(const model::Observation& obs, model::KeySet keys, bool mask_padding);
 
 // bf16 tiles of a head-major [32 heads][chunks * 64 keys][64 dims] tensor: tile (h, key tile, d)
 // at page (h * key_tiles + key tile) * 2 + d. `kv` is [tokens, width]; key slot j holds token keys[j].

@@ -135,7 +135,7 @@ class DeviceRun {
     for (int b = 0; b < layout_.n_blocks; ++b) {
       if (!layout_.is_cross(b)) continue;
       const KeySetShape& shape = layout_.keys_of(b);
-      const std::vector<int> keys = admissible_keys(obs, shape.keys);
+      const std::vector<int> keys = admissible_keys(obs, shape.keys, config_.mask_padding);
       put(fmt::format("kv_k_{}", b), head_key_tiles(layout_, call.cross_k[b], keys, shape.chunks()), 2048);
       put(fmt::format("kv_v_{}", b), head_key_tiles(layout_, call.cross_v[b], keys, shape.chunks()), 2048);
       const std::string slot = std::string(model::key_set_name(shape.keys)) + "_mask";
@@ -205,7 +205,7 @@ MatD host_tokens(const ref::ActionHead& ref, const model::Weights& w, const mode
     for (int i = 0; i < d; ++i) h(1 + f, i) = w.future_tokens.at(std::size_t(f) * d + i);
   for (int r = 0; r < c.horizon; ++r)
     for (int i = 0; i < d; ++i)
-      h(c.action_row0() + r, i) = tokens(r, i) + w.position_embedding.at(std::size_t(r) * d + i);
+      h(c.action_row0() + r, i) = tokens(r, i) + w.position(r, i);
   return h;
 }
 

@@ -120,10 +120,10 @@ HostTable b3_pos_rows(const ArenaLayout& layout, const model::Weights& w, const 
   for (int j = 0; j < layout.h; ++j) {
     const int row = layout.action_rows[0] + j;
     for (int c = 0; c < d; ++c) {
-      t.values[std::size_t(row) * d + c] = e.enc3.bias.at(c) + w.position_embedding.at(std::size_t(j) * d + c);
+      t.values[std::size_t(row) * d + c] = e.enc3.bias.at(c) + w.position(j, c);
     }
-    TableRun run{row, 0, d, "b3 + position", {model::head_name("action_encoder.W3.b"),
-                                               model::head_name("position_embedding.weight")}};
+    TableRun run{row, 0, d, w.config.add_pos_embed ? "b3 + position" : "b3", {model::head_name("action_encoder.W3.b")}};
+    if (w.config.add_pos_embed) run.tensors.push_back(model::head_name("position_embedding.weight"));
     run.tensor_row = j;
     t.runs.push_back(std::move(run));
   }

@@ -132,6 +132,11 @@ void check_dims(const model::ModelConfig& config) {
           config.action_dim, config.horizon);
   require(config.n_blocks > 0 && int(config.block_keys.size()) == config.n_blocks,
           "n_blocks {} does not match the block schedule ({} entries)", config.n_blocks, config.block_keys.size());
+  // settings of config.json the device program keeps constant (the ref and cpu backends take any)
+  require(config.n_steps == kSteps, "num_inference_timesteps {}: the megakernel plan runs {} Euler steps",
+          config.n_steps, kSteps);
+  require(config.ff_norm_eps == 1e-5, "diffusion_model_cfg.norm_eps {}: the megakernel's FF LayerNorm uses 1e-5",
+          config.ff_norm_eps);
 }
 
 class Planner {
