@@ -17,8 +17,6 @@ import numpy as np
 import torch
 
 PREFIX = "action_head."
-N_STEPS = 4
-DEFAULT_TIMESTEP_BUCKETS = 1000
 
 # Category-specific (per-embodiment) tensors: their leading axis is the embodiment slot.
 CATEGORY_TENSORS = tuple(
@@ -157,6 +155,303 @@ def _read_json(path):
 
 
 # ---------------------------------------------------------------------------------------------
+# config.json, in the form each release writes it (docs/model.md): N1.5 nests the head's settings
+# in action_head_cfg; N1.6/N1.7 are flat (the fields of Gr00tN1d6Config / Gr00tN1d7Config at the top
+# level), or nested as earlier ditmk versions wrote them, read with the meaning those gave it. A
+# field that is absent means what the released class's default makes it mean.
+
+# The released DiT constructor's defaults, for the keys a diffusion_model_cfg omits.
+DIT_CTOR_DEFAULTS = {"positional_embeddings": "sinusoidal", "num_layers": 12, "num_attention_heads": 8,
+                     "attention_head_dim": 64, "output_dim": 26, "interleave_self_attention": False}
+# The diffusion_model_cfg N1.6 / N1.7 use when config.json has none (their class defaults).
+_N1D6_DIT = {"positional_embeddings": None, "num_layers": 32, "num_attention_heads": 32,
+             "attention_head_dim": 48, "output_dim": 1024, "interleave_self_attention": True}
+DIT_CLASS_DEFAULTS = {"n16": _N1D6_DIT, "n17": {**_N1D6_DIT, "num_layers": 16}}
+# The released VL self-attention stack's (SelfAttentionTransformer's) constructor defaults.
+VL_CTOR_DEFAULTS = {"positional_embeddings": "sinusoidal", "num_layers": 12, "num_attention_heads": 8,
+                    "attention_head_dim": 64}
+# The head classes' defaults of the fields that shape inference: FlowmatchingActionHeadConfig (N1.5),
+# Gr00tN1d6Config, Gr00tN1d7Config. None: the class has no default the head can run with.
+_COMMON_HEAD = {"add_pos_embed": True, "use_vlln": True, "input_embedding_dim": 1536, "hidden_size": 1024,
+                "max_seq_len": 1024, "num_timestep_buckets": 1000, "max_num_embodiments": 32}
+HEAD_DEFAULTS = {
+    "n15": {**_COMMON_HEAD, "backbone_embedding_dim": 1536, "num_target_vision_tokens": 32,
+            "action_horizon": None, "num_inference_timesteps": None, "action_dim": None, "max_state_dim": None},
+    "n16": {**_COMMON_HEAD, "backbone_embedding_dim": 2048, "action_horizon": 16, "num_inference_timesteps": 4,
+            "max_action_dim": 29, "max_state_dim": 29},
+    "n17": {**_COMMON_HEAD, "backbone_embedding_dim": 2048, "action_horizon": 40, "num_inference_timesteps": 4,
+            "max_action_dim": 132, "max_state_dim": 132},
+}
+NORM_EPS_DEFAULT = 1e-5
+
+
+def _is_int(value, minimum):
+    return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+
+
+class _Section:
+    """One object of config.json at a dotted path. A field that is absent or null takes the default
+    the caller passes (the released class's); string settings keep null as a value of their own."""
+
+    def __init__(self, node, path, file):
+        if node is not None and not isinstance(node, dict):
+            raise InputError(f"{file}: field '{path}' = {json.dumps(node)} is not an object")
+        self.node, self.path, self.file = node if node is not None else {}, path, file
+
+    def where(self, key):
+        return f"{self.path}.{key}" if self.path else key
+
+    def has(self, key):
+        return self.node.get(key) is not None
+
+    def child(self, key):
+        return _Section(self.node.get(key), self.where(key), self.file)
+
+    def shown(self, key, value):
+        """How a value reads in an error: as written, or marked as the default of an absent or null field."""
+        if key not in self.node:
+            return f"{json.dumps(value)} (absent: the released default)"
+        if self.node[key] is None and value is not None:
+            return f"{json.dumps(value)} (null: the released default)"
+        return json.dumps(value)
+
+    def _value(self, key, default, acceptable, expected):
+        value = self.node.get(key)
+        if value is None:
+            return default
+        if not acceptable(value):
+            raise InputError(f"{self.file}: field '{self.where(key)}' = {json.dumps(value)} is not {expected}")
+        return value
+
+    def integer(self, key, default, minimum=1):
+        return self._value(key, default, lambda v: _is_int(v, minimum),
+                           "a positive integer" if minimum == 1 else "a non-negative integer")
+
+    def required_integer(self, key, default):
+        value = self.integer(key, default)
+        if value is None:
+            raise InputError(f"{self.file}: field '{self.where(key)}' is missing (the released class has no default)")
+        return value
+
+    def flag(self, key, default):
+        return self._value(key, default, lambda v: isinstance(v, bool), "true or false")
+
+    def positive_number(self, key, default):
+        return float(self._value(key, default, lambda v: _is_int(v, 1) or (
+            isinstance(v, float) and math.isfinite(v) and v > 0), "a positive number"))
+
+    def text(self, key, default):
+        """A string setting: absent gives `default`, null gives None."""
+        if key not in self.node:
+            return default
+        value = self.node[key]
+        if value is not None and not isinstance(value, str):
+            raise InputError(f"{self.file}: field '{self.where(key)}' = {json.dumps(value)} is not a string or null")
+        return value
+
+    def refuse(self, key, value, supported):
+        raise InputError(f"{self.file}: field '{self.where(key)}' = {self.shown(key, value)} is not supported: "
+                         f"{supported}")
+
+
+@dataclass
+class _Settings:
+    """What config.json decides, and the sizes it declares (quantity, field, value as shown, value),
+    which the tensors must confirm."""
+
+    heads: int = 0
+    head_dim: int = 0
+    interleave: bool = False
+    ff_norm_eps: float = NORM_EPS_DEFAULT
+    alternate: bool = False           # N1.6/N1.7 AlternateVLDiT: cross blocks alternate text / image keys
+    text_every: int = 2               # attend_text_every_n_blocks
+    vl_heads: int = 0
+    vl_head_dim: int = 0
+    vl_norm_eps: float = NORM_EPS_DEFAULT
+    add_pos_embed: bool = True
+    use_vlln: bool = True
+    horizon: int = 0
+    n_steps: int = 0
+    buckets: int = 0
+    state_history: int = 1
+    declared: list = None
+
+    def declare(self, quantity, section, key, default):
+        value = section.integer(key, default, minimum=0)
+        if value is not None:
+            self.declared.append((quantity, section.where(key), section.shown(key, value), value))
+
+    def declare_none(self, quantity, field, shown):
+        """config.json makes `quantity` absent (zero), by a setting rather than a size."""
+        self.declared.append((quantity, field, shown, 0))
+
+
+def _read_dit(dit, defaults, out):
+    """diffusion_model_cfg: the DiT's settings; those the release supports but no reference here
+    computes are refused by name."""
+    position = dit.text("positional_embeddings", defaults["positional_embeddings"])
+    if position is not None:
+        dit.refuse("positional_embeddings", position, "the released DiT would add its own position code to "
+                   "every block's input; supported: null, as every GR00T release sets it")
+    for key, released in (("norm_type", "ada_norm"), ("activation_fn", "gelu-approximate")):
+        value = dit.text(key, released)
+        if value != released:
+            dit.refuse(key, value, f"supported: \"{released}\", as every GR00T release sets it")
+    if not dit.flag("attention_bias", True):
+        dit.refuse("attention_bias", False, "supported: true, as every GR00T release sets it")
+    if dit.flag("norm_elementwise_affine", False):
+        dit.refuse("norm_elementwise_affine", True, "supported: false (the DiT's LayerNorms have no affine)")
+    out.heads = dit.integer("num_attention_heads", defaults["num_attention_heads"])
+    out.head_dim = dit.integer("attention_head_dim", defaults["attention_head_dim"])
+    out.interleave = dit.flag("interleave_self_attention", defaults["interleave_self_attention"])
+    out.ff_norm_eps = dit.positive_number("norm_eps", NORM_EPS_DEFAULT)
+    out.declare("n_blocks", dit, "num_layers", defaults["num_layers"])
+    out.declare("out_dim", dit, "output_dim", defaults["output_dim"])
+
+
+def _read_vl_stack(vl, positional_default, out):
+    position = vl.text("positional_embeddings", positional_default)
+    if position is not None:
+        vl.refuse("positional_embeddings", position, "the released VL self-attention would add its own position "
+                  "code; supported: null, as every GR00T release sets it")
+    value = vl.text("activation_fn", "gelu-approximate")
+    if value != "gelu-approximate":
+        vl.refuse("activation_fn", value, "supported: \"gelu-approximate\", as every GR00T release sets it")
+    if not vl.flag("attention_bias", True):
+        vl.refuse("attention_bias", False, "supported: true, as every GR00T release sets it")
+    if not vl.flag("norm_elementwise_affine", True):
+        vl.refuse("norm_elementwise_affine", False, "supported: true (the VL stack's LayerNorms have affine)")
+    out.vl_heads = vl.integer("num_attention_heads", VL_CTOR_DEFAULTS["num_attention_heads"])
+    out.vl_head_dim = vl.integer("attention_head_dim", VL_CTOR_DEFAULTS["attention_head_dim"])
+    out.vl_norm_eps = vl.positive_number("norm_eps", NORM_EPS_DEFAULT)
+    out.declare("vl_layers", vl, "num_layers", VL_CTOR_DEFAULTS["num_layers"])
+
+
+def _read_head(head, defaults, out):
+    """The fields N1.5's action_head_cfg and N1.6/N1.7's flat config share."""
+    out.add_pos_embed = head.flag("add_pos_embed", defaults["add_pos_embed"])
+    out.use_vlln = head.flag("use_vlln", defaults["use_vlln"])
+    out.horizon = head.required_integer("action_horizon", defaults["action_horizon"])
+    out.n_steps = head.required_integer("num_inference_timesteps", defaults["num_inference_timesteps"])
+    out.buckets = head.integer("num_timestep_buckets", defaults["num_timestep_buckets"])
+    out.declare("width", head, "input_embedding_dim", defaults["input_embedding_dim"])
+    out.declare("hidden", head, "hidden_size", defaults["hidden_size"])
+    if out.add_pos_embed:
+        out.declare("pos_rows", head, "max_seq_len", defaults["max_seq_len"])
+    out.declare("n_embodiments", head, "max_num_embodiments", defaults["max_num_embodiments"])
+
+
+def _read_n15(config, file, out):
+    if not isinstance(config.get("action_head_cfg"), dict):
+        raise InputError(f"{file}: no 'action_head_cfg' object, where N1.5 keeps its action-head settings")
+    head = _Section(config["action_head_cfg"], "action_head_cfg", file)
+    defaults = HEAD_DEFAULTS["n15"]
+    if not head.has("diffusion_model_cfg"):
+        raise InputError(f"{file}: field 'action_head_cfg.diffusion_model_cfg' is missing (the released head needs it)")
+    dit = head.child("diffusion_model_cfg")
+    _read_dit(dit, DIT_CTOR_DEFAULTS, out)
+    _read_head(head, defaults, out)
+    out.declare("action_dim", head, "action_dim", defaults["action_dim"])
+    out.declare("state_dim", head, "max_state_dim", defaults["max_state_dim"])
+    out.declare("n_future", head, "num_target_vision_tokens", defaults["num_target_vision_tokens"])
+    # the cross blocks take cross_attention_dim-wide context; absent, the DiT's own width
+    out.declare("ctx_dim", dit, "cross_attention_dim", out.heads * out.head_dim)
+    # N1.5's use_vlln gates both the VL LayerNorm and the VL self-attention stack
+    if out.use_vlln:
+        out.declare("vlln_width", head, "backbone_embedding_dim", defaults["backbone_embedding_dim"])
+        if not head.has("vl_self_attention_cfg"):
+            raise InputError(f"{file}: field 'action_head_cfg.vl_self_attention_cfg' is missing (with use_vlln the "
+                             "released head builds its VL self-attention from it)")
+        _read_vl_stack(head.child("vl_self_attention_cfg"), VL_CTOR_DEFAULTS["positional_embeddings"], out)
+    else:
+        out.declare_none("vl_layers", head.where("use_vlln"), "false (no VL self-attention)")
+
+
+def _read_n16_n17(config, version, file, out):
+    legacy = config.get("action_head_cfg") is not None
+    head = _Section(config["action_head_cfg"], "action_head_cfg", file) if legacy else _Section(config, "", file)
+    defaults = HEAD_DEFAULTS[version]
+    if not head.has("diffusion_model_cfg"):
+        _read_dit(_Section(None, head.where("diffusion_model_cfg"), file), DIT_CLASS_DEFAULTS[version], out)
+    elif legacy:
+        # earlier ditmk wrote every DiT size and no position code, and a cross_attention_dim
+        dit = head.child("diffusion_model_cfg")
+        _read_dit(dit, DIT_CLASS_DEFAULTS[version], out)
+        out.declare("ctx_dim", dit, "cross_attention_dim", None)
+    else:
+        dit = head.child("diffusion_model_cfg")
+        if "cross_attention_dim" in dit.node:
+            dit.refuse("cross_attention_dim", dit.node["cross_attention_dim"], "the released head passes "
+                       "backbone_embedding_dim as the DiT's context width and fails on a repeat; remove the field")
+        _read_dit(dit, DIT_CTOR_DEFAULTS, out)
+    _read_head(head, defaults, out)
+    out.alternate = head.flag("use_alternate_vl_dit", True)
+    out.text_every = head.integer("attend_text_every_n_blocks", 2)
+    if out.alternate and not out.interleave:
+        raise InputError(f"{file}: field '{head.where('use_alternate_vl_dit')}' = true needs "
+                         f"'{head.where('diffusion_model_cfg')}.interleave_self_attention' = true "
+                         "(the released AlternateVLDiT requires it)")
+    out.declare("ctx_dim", head, "backbone_embedding_dim", defaults["backbone_embedding_dim"])
+    out.declare("action_dim", head, "max_action_dim", defaults["max_action_dim"])
+    out.declare("state_dim", head, "max_state_dim", defaults["max_state_dim"])
+    out.declare_none("n_future", "model_type", f"{json.dumps(config.get('model_type'))} (no future tokens)")
+    if version == "n16":
+        return
+    out.state_history = head.integer("state_history_length", 1)
+    if head.flag("strict_action_padding_mask", False):
+        head.refuse("strict_action_padding_mask", True,
+                    "supported: false, the released default (true needs an action_mask input)")
+    # N1.7 builds its VL stack when vl_self_attention_cfg has num_layers > 0, independent of use_vlln
+    vl = head.child("vl_self_attention_cfg")
+    if vl.integer("num_layers", 0, minimum=0) > 0:
+        _read_vl_stack(vl, None if legacy else VL_CTOR_DEFAULTS["positional_embeddings"], out)
+    elif vl.has("num_layers"):
+        out.declare_none("vl_layers", vl.where("num_layers"), "0 (no VL self-attention)")
+    else:
+        written = json.dumps(head.node.get("vl_self_attention_cfg")) if head.has("vl_self_attention_cfg") else (
+            "null" if "vl_self_attention_cfg" in head.node else "absent")
+        out.declare_none("vl_layers", vl.path, f"{written} (no VL self-attention)")
+
+
+def _named_version(config):
+    """The version config.json's model_type names (gr00t_n1_5, Gr00tN1d6, Gr00tN1d7 and spellings of
+    them), or None."""
+    model_type = config.get("model_type")
+    if not isinstance(model_type, str):
+        return None
+    match = re.search(r"n1d?([567])", re.sub(r"[^a-z0-9]", "", model_type.lower()))
+    return f"n1{match.group(1)}" if match else None
+
+
+def _version(config, n_future, vl_layers, file):
+    """model_type's version where it names one, else the tensors': future tokens mean N1.5, a VL stack
+    without them N1.7, neither N1.6. N1.7 without a VL stack is told apart by model_type only."""
+    named = _named_version(config)
+    if named is None:
+        return "n15" if n_future else ("n17" if vl_layers else "n16")
+    model_type = json.dumps(config["model_type"])
+    if named == "n15" and not n_future:
+        raise InputError(f"{file}: field 'model_type' = {model_type} names N1.5, but the tensors have no "
+                         f"'{PREFIX}future_tokens.weight'")
+    if named != "n15" and n_future:
+        raise InputError(f"{file}: field 'model_type' = {model_type}, but the tensors have N1.5's "
+                         f"'{PREFIX}future_tokens.weight'")
+    if named == "n16" and vl_layers:
+        raise InputError(f"{file}: field 'model_type' = {model_type} names N1.6, which has no VL "
+                         f"self-attention, but the tensors have {vl_layers} layers of it")
+    return named
+
+
+def _read_config(config, version, file):
+    out = _Settings(declared=[])
+    if version == "n15":
+        _read_n15(config, file, out)
+    else:
+        _read_n16_n17(config, version, file, out)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
 # release structure
 
 
@@ -169,42 +464,42 @@ class Structure:
     heads: int
     head_dim: int
     ff_dim: int
+    ff_norm_eps: float      # the DiT's LayerNorm before the feed-forward (diffusion_model_cfg.norm_eps)
     temb_channels: int
     ctx_dim: int            # VL feature width
     out_dim: int            # DiT output width
     hidden: int             # state encoder / action decoder hidden width
+    use_vlln: bool          # LayerNorm on the VL features (else identity)
     vl_layers: int
     vl_heads: int
     vl_head_dim: int
     vl_ff_dim: int
+    vl_norm_eps: float      # the VL stack's LayerNorms (vl_self_attention_cfg.norm_eps)
     n_future: int
     n_blocks: int
     block_keys: tuple       # per DiT block: "self", "all", "text" or "image"
     action_dim: int         # A
-    state_dim: int
+    state_dim: int          # S, one state frame
+    state_history: int      # L frames, concatenated into the one state token
     horizon: int            # H
     n_embodiments: int
-    pos_rows: int
+    add_pos_embed: bool     # position_embedding rows added to the action tokens
+    pos_rows: int           # 0 without add_pos_embed
+    n_steps: int            # Euler steps N (num_inference_timesteps)
     timestep_buckets: int
 
+    @property
+    def state_input(self):
+        """The state encoder's input width: L frames of S."""
+        return self.state_history * self.state_dim
+
+    @property
+    def dt(self):
+        return 1.0 / self.n_steps
+
     def step_timesteps(self):
-        """The integer bucket of each Euler step: int(i / 4 * buckets)."""
-        return [int(i / N_STEPS * self.timestep_buckets) for i in range(N_STEPS)]
-
-
-def _positive_int(value, field):
-    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-        raise InputError(f"config.json: {field} = {value!r} is not a positive integer")
-    return value
-
-
-def _config_field(cfg, path):
-    node = cfg
-    for key in path:
-        if not isinstance(node, dict) or key not in node:
-            raise InputError(f"config.json: missing {'.'.join(('action_head_cfg',) + path)}")
-        node = node[key]
-    return _positive_int(node, ".".join(("action_head_cfg",) + path))
+        """The integer bucket of each Euler step: int(i / N * buckets), as the released Python computes it."""
+        return [int(i / self.n_steps * self.timestep_buckets) for i in range(self.n_steps)]
 
 
 def _count_indexed(shapes, stem, leaf, where):
@@ -221,11 +516,19 @@ def _count_indexed(shapes, stem, leaf, where):
     return n
 
 
-def _block_keys(version, n_blocks):
-    """Released schedule: odd blocks self-attend; even blocks cross-attend to a version's key set."""
-    if version == "n15":
-        return tuple("all" if i % 2 == 0 else "self" for i in range(n_blocks))
-    return tuple({0: "text", 2: "image"}.get(i % 4, "self") for i in range(n_blocks))
+def _block_keys(version, n_blocks, settings):
+    """Block i self-attends iff interleave_self_attention and i is odd. The other blocks cross-attend:
+    to every VL token in N1.5 and the plain DiT; in N1.6/N1.7's AlternateVLDiT to the text keys when
+    i % (2 n) == 0 (n = attend_text_every_n_blocks), else to the image keys."""
+    keys = []
+    for i in range(n_blocks):
+        if settings.interleave and i % 2 == 1:
+            keys.append("self")
+        elif version == "n15" or not settings.alternate:
+            keys.append("all")
+        else:
+            keys.append("text" if i % (2 * settings.text_every) == 0 else "image")
+    return tuple(keys)
 
 
 def _require_shape(shapes, where, name, ndim):
@@ -236,10 +539,19 @@ def _require_shape(shapes, where, name, ndim):
     return shapes[name]
 
 
+# What each quantity a config.json size declares is, in the tensors.
+_QUANTITIES = {
+    "n_blocks": "DiT blocks", "width": "as the DiT width", "out_dim": "as the DiT output width",
+    "ctx_dim": "as the VL feature (cross-attention context) width", "vlln_width": "as the vlln width",
+    "hidden": "as the state encoder's hidden width", "action_dim": "as the action dimension",
+    "state_dim": "as the state dimension (state encoder inputs / state history)", "n_future": "future tokens",
+    "pos_rows": "position embedding rows", "n_embodiments": "embodiment slots",
+    "vl_layers": "VL self-attention layers",
+}
+
+
 def _derive_structure(shapes, config, where):
-    cfg = config.get("action_head_cfg")
-    if not isinstance(cfg, dict):
-        raise InputError("config.json: missing action_head_cfg")
+    file = where / "config.json"
     dit = "model.transformer_blocks"
     vl = "vl_self_attention.transformer_blocks"
     n_blocks = _count_indexed(shapes, dit, "norm1.linear.weight", where)
@@ -247,42 +559,58 @@ def _derive_structure(shapes, config, where):
         raise InputError(f"{where}: missing tensor '{PREFIX}{dit}.0.norm1.linear.weight'")
     vl_layers = _count_indexed(shapes, vl, "norm1.weight", where)
     n_future = _require_shape(shapes, where, "future_tokens.weight", 2)[0] if "future_tokens.weight" in shapes else 0
-    version = "n15" if n_future else ("n17" if vl_layers else "n16")
-    width = _require_shape(shapes, where, "model.timestep_encoder.timestep_embedder.linear_2.weight", 2)[0]
-    heads = _config_field(cfg, ("diffusion_model_cfg", "num_attention_heads"))
-    head_dim = _config_field(cfg, ("diffusion_model_cfg", "attention_head_dim"))
-    if heads * head_dim != width:
-        raise InputError(f"config.json: diffusion_model_cfg heads {heads} x {head_dim} != DiT width {width}")
-    ctx_dim = _require_shape(shapes, where, "vlln.weight", 1)[0]
-    vl_heads = vl_head_dim = vl_ff_dim = 0
-    if vl_layers:
-        vl_heads = _config_field(cfg, ("vl_self_attention_cfg", "num_attention_heads"))
-        vl_head_dim = _config_field(cfg, ("vl_self_attention_cfg", "attention_head_dim"))
-        if vl_heads * vl_head_dim != ctx_dim:
-            raise InputError(f"config.json: vl_self_attention_cfg heads {vl_heads} x {vl_head_dim} "
-                             f"!= VL width {ctx_dim}")
-        vl_ff_dim = _require_shape(shapes, where, f"{vl}.0.ff.net.0.proj.weight", 2)[0]
-    buckets = cfg.get("num_timestep_buckets", DEFAULT_TIMESTEP_BUCKETS)
+    version = _version(config, n_future, vl_layers, file)
+    cfg = _read_config(config, version, file)
+
     state_w = _require_shape(shapes, where, "state_encoder.layer1.W", 3)
+    if state_w[1] % cfg.state_history:
+        raise InputError(f"{file}: field 'state_history_length' = {cfg.state_history} does not divide the "
+                         f"state encoder's {state_w[1]} inputs")
+    actual = {
+        "n_blocks": n_blocks,
+        "width": _require_shape(shapes, where, "model.timestep_encoder.timestep_embedder.linear_2.weight", 2)[0],
+        "out_dim": _require_shape(shapes, where, "model.proj_out_2.weight", 2)[0],
+        # block 0 cross-attends in every schedule: its to_k takes the VL features
+        "ctx_dim": _require_shape(shapes, where, f"{dit}.0.attn1.to_k.weight", 2)[1],
+        "vlln_width": _require_shape(shapes, where, "vlln.weight", 1)[0] if cfg.use_vlln else 0,
+        "hidden": state_w[2],
+        "action_dim": _require_shape(shapes, where, "action_encoder.W1.W", 3)[1],
+        "state_dim": state_w[1] // cfg.state_history,
+        "n_future": n_future,
+        "pos_rows": _require_shape(shapes, where, "position_embedding.weight", 2)[0] if cfg.add_pos_embed else 0,
+        "n_embodiments": state_w[0],
+        "vl_layers": vl_layers,
+    }
+    for quantity, field, shown, value in cfg.declared:
+        if actual[quantity] != value:
+            raise InputError(f"{file}: field '{field}' = {shown}, but the tensors have {actual[quantity]} "
+                             f"{_QUANTITIES[quantity]}")
+    width, ctx_dim = actual["width"], actual["ctx_dim"]
+    if cfg.heads * cfg.head_dim != width:
+        raise InputError(f"{file}: diffusion_model_cfg num_attention_heads {cfg.heads} x attention_head_dim "
+                         f"{cfg.head_dim} != the DiT width {width} of the tensors")
+    vl_ff_dim = 0
+    if vl_layers:
+        if cfg.vl_heads * cfg.vl_head_dim != ctx_dim:
+            raise InputError(f"{file}: vl_self_attention_cfg num_attention_heads {cfg.vl_heads} x "
+                             f"attention_head_dim {cfg.vl_head_dim} != the VL feature width {ctx_dim}")
+        vl_ff_dim = _require_shape(shapes, where, f"{vl}.0.ff.net.0.proj.weight", 2)[0]
+    if cfg.add_pos_embed and cfg.horizon > actual["pos_rows"]:
+        raise InputError(f"{file}: action_horizon {cfg.horizon} exceeds the {actual['pos_rows']}-row position "
+                         "embedding")
     structure = Structure(
-        version=version, width=width, heads=heads, head_dim=head_dim,
+        version=version, width=width, heads=cfg.heads, head_dim=cfg.head_dim,
         ff_dim=_require_shape(shapes, where, f"{dit}.0.ff.net.0.proj.weight", 2)[0],
+        ff_norm_eps=cfg.ff_norm_eps,
         temb_channels=_require_shape(shapes, where, "model.timestep_encoder.timestep_embedder.linear_1.weight", 2)[-1],
-        ctx_dim=ctx_dim,
-        out_dim=_require_shape(shapes, where, "model.proj_out_2.weight", 2)[0],
-        hidden=state_w[2], vl_layers=vl_layers, vl_heads=vl_heads, vl_head_dim=vl_head_dim,
-        vl_ff_dim=vl_ff_dim, n_future=n_future, n_blocks=n_blocks,
-        block_keys=_block_keys(version, n_blocks),
-        action_dim=_require_shape(shapes, where, "action_encoder.W1.W", 3)[1],
-        state_dim=state_w[1],
-        horizon=_config_field(cfg, ("action_horizon",)),
-        n_embodiments=state_w[0],
-        pos_rows=_require_shape(shapes, where, "position_embedding.weight", 2)[0],
-        timestep_buckets=_positive_int(buckets, "action_head_cfg.num_timestep_buckets"),
+        ctx_dim=ctx_dim, out_dim=actual["out_dim"], hidden=actual["hidden"], use_vlln=cfg.use_vlln,
+        vl_layers=vl_layers, vl_heads=cfg.vl_heads if vl_layers else 0,
+        vl_head_dim=cfg.vl_head_dim if vl_layers else 0, vl_ff_dim=vl_ff_dim, vl_norm_eps=cfg.vl_norm_eps,
+        n_future=n_future, n_blocks=n_blocks, block_keys=_block_keys(version, n_blocks, cfg),
+        action_dim=actual["action_dim"], state_dim=actual["state_dim"], state_history=cfg.state_history,
+        horizon=cfg.horizon, n_embodiments=actual["n_embodiments"], add_pos_embed=cfg.add_pos_embed,
+        pos_rows=actual["pos_rows"], n_steps=cfg.n_steps, timestep_buckets=cfg.buckets,
     )
-    if structure.horizon > structure.pos_rows:
-        raise InputError(f"config.json: action_horizon {structure.horizon} exceeds the "
-                         f"{structure.pos_rows}-row position embedding")
     if structure.temb_channels % 2 or structure.temb_channels < 4:
         raise InputError(f"{where}: timestep sinusoid width {structure.temb_channels} is not an even number >= 4")
     return structure
@@ -298,16 +626,19 @@ def expected_shapes(s):
         "model.timestep_encoder.timestep_embedder.linear_2.bias": (D,),
         "model.proj_out_1.weight": (2 * D, D), "model.proj_out_1.bias": (2 * D,),
         "model.proj_out_2.weight": (s.out_dim, D), "model.proj_out_2.bias": (s.out_dim,),
-        "state_encoder.layer1.W": (E, s.state_dim, s.hidden), "state_encoder.layer1.b": (E, s.hidden),
+        "state_encoder.layer1.W": (E, s.state_input, s.hidden), "state_encoder.layer1.b": (E, s.hidden),
         "state_encoder.layer2.W": (E, s.hidden, D), "state_encoder.layer2.b": (E, D),
         "action_encoder.W1.W": (E, s.action_dim, D), "action_encoder.W1.b": (E, D),
         "action_encoder.W2.W": (E, 2 * D, D), "action_encoder.W2.b": (E, D),
         "action_encoder.W3.W": (E, D, D), "action_encoder.W3.b": (E, D),
         "action_decoder.layer1.W": (E, s.out_dim, s.hidden), "action_decoder.layer1.b": (E, s.hidden),
         "action_decoder.layer2.W": (E, s.hidden, s.action_dim), "action_decoder.layer2.b": (E, s.action_dim),
-        "position_embedding.weight": (s.pos_rows, D),
-        "vlln.weight": (s.ctx_dim,), "vlln.bias": (s.ctx_dim,),
     }
+    if s.add_pos_embed:
+        shapes["position_embedding.weight"] = (s.pos_rows, D)
+    if s.use_vlln:
+        shapes["vlln.weight"] = (s.ctx_dim,)
+        shapes["vlln.bias"] = (s.ctx_dim,)
     if s.n_future:
         shapes["future_tokens.weight"] = (s.n_future, D)
     for i, keys in enumerate(s.block_keys):
@@ -337,15 +668,23 @@ def _linear(name, n_in, n_out):
     return {f"{name}.weight": (n_out, n_in), f"{name}.bias": (n_out,)}
 
 
+_KV_PROJECTION = re.compile(r"model\.transformer_blocks\.(\d+)\.attn1\.to_[kv]\.weight")
+
+
 def _check_shapes(shapes, structure, where):
-    """Every expected tensor present with its shape. Cross/self kinds come from the released parity
-    schedule; when the VL width differs from the DiT width the to_k shapes confirm it."""
+    """Every expected tensor present with its shape. A block's kind (self or cross) comes from the
+    schedule config.json gives; when the VL width differs from the DiT width, to_k/to_v confirm it."""
     for name, want in expected_shapes(structure).items():
         have = shapes.get(name)
         if have is None:
             raise InputError(f"{where}: missing tensor '{PREFIX}{name}'")
         if have != want:
-            raise InputError(f"{where}: tensor '{PREFIX}{name}' has shape {list(have)}, expected {list(want)}")
+            block = _KV_PROJECTION.fullmatch(name)
+            kind = "" if block is None else (
+                f" (block {block.group(1)} is a "
+                f"{'self' if structure.block_keys[int(block.group(1))] == 'self' else 'cross'}-attention block "
+                "under diffusion_model_cfg.interleave_self_attention)")
+            raise InputError(f"{where}: tensor '{PREFIX}{name}' has shape {list(have)}, expected {list(want)}{kind}")
 
 
 def _check_embodiment_ids(path, n_slots):
@@ -398,7 +737,7 @@ class Observation:
     features: np.ndarray          # [S, ctx] float32
     attention_mask: np.ndarray    # [S] bool, True = real token
     image_mask: np.ndarray        # [S] bool, True = image token
-    state: np.ndarray             # [state_dim] float32
+    state: np.ndarray             # [L * S] float32: L state frames of S, in time order
 
 
 _OBSERVATION_ARRAYS = ("features", "attention_mask", "image_mask", "state")
@@ -440,12 +779,15 @@ def load_observation(path, s):
     if features.ndim != 2 or features.shape[0] == 0 or features.shape[1] != s.ctx_dim:
         raise InputError(f"{path}: features shape {list(features.shape)}, expected [S>0, {s.ctx_dim}]")
     n_tokens = features.shape[0]
-    state = np.zeros(s.state_dim, np.float32)
+    state = np.zeros(s.state_input, np.float32)
     if "state" in arrays:
         state = _finite_float32(arrays["state"], f"{path}: state")
-        if state.shape not in ((s.state_dim,), (1, s.state_dim)):
-            raise InputError(f"{path}: state shape {list(state.shape)}, expected [{s.state_dim}] or [1, {s.state_dim}]")
-        state = state.reshape(s.state_dim)
+        frames, width = s.state_history, s.state_dim
+        accepted = [(frames, width), (1, frames, width)] + ([(width,)] if frames == 1 else [])
+        if state.shape not in accepted:
+            raise InputError(f"{path}: state shape {list(state.shape)}, expected "
+                             f"{' or '.join(str(list(shape)) for shape in accepted)} (state history x state dimension)")
+        state = state.reshape(s.state_input)
     return Observation(
         features=features,
         attention_mask=_token_mask(arrays, "attention_mask", n_tokens, f"{path}: attention_mask", True),
@@ -467,23 +809,31 @@ def load_noise(path, s):
     return noise
 
 
-def cross_key_masks(s, obs):
-    """Per DiT block: None for self-attention, else the bool [S] mask of keys it may attend to.
-    N1.5 `all`: attention_mask; N1.6/N1.7 `text`: real non-image tokens, `image`: real image tokens."""
+def cross_key_masks(s, obs, mask_padding):
+    """Per DiT block: None where every key is attended, else the torch bool [S] mask of the keys it
+    may attend to. Self-attention and, as released, the `all` blocks (N1.5's cross blocks and the plain
+    DiT) attend to every token; with the mask_padding opt-in `all` means the attention_mask tokens.
+    N1.6/N1.7's `text` keys are the real non-image tokens, `image` the real image tokens."""
     key_sets = {
-        "all": obs.attention_mask,
+        "self": None,
+        "all": obs.attention_mask if mask_padding else None,
         "text": obs.attention_mask & ~obs.image_mask,
         "image": obs.attention_mask & obs.image_mask,
     }
     masks = []
     for i, keys in enumerate(s.block_keys):
-        if keys == "self":
-            masks.append(None)
-            continue
-        if not key_sets[keys].any():
+        mask = key_sets[keys]
+        if mask is not None and not mask.any():
             raise InputError(f"observation: DiT block {i} attends to the '{keys}' key set, which is empty")
-        masks.append(key_sets[keys])
+        masks.append(None if mask is None else torch.from_numpy(mask))
     return masks
+
+
+def vl_key_mask(obs, mask_padding):
+    """The keys of the VL self-attention stack: every token as released (None), or with the
+    mask_padding opt-in the attention_mask tokens as a torch bool mask (block 0 attends to a subset of
+    them, so cross_key_masks has made sure there is one)."""
+    return torch.from_numpy(obs.attention_mask) if mask_padding else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -537,6 +887,9 @@ def argument_parser(prog, description):
     parser.add_argument("--observation", type=Path, help=".npz with features [, attention_mask, image_mask, state]")
     parser.add_argument("--noise", type=Path, help=".npy [H, A] float32: x at step 0")
     parser.add_argument("--embodiment", type=int, help="embodiment slot id")
+    parser.add_argument("--mask-padding", action="store_true",
+                        help="never attend tokens whose attention_mask is 0 (a deviation from the releases, which "
+                             "attend them in N1.5's cross blocks, the plain DiT and the VL self-attention)")
     return parser
 
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The PyTorch peer: the GR00T action head run the way the official runtime runs it, eager PyTorch
 with weights and compute in bf16 (nn.functional ops, softmax in bf16, the Euler state in bf16), timed
-per full denoise call: VL preprocessing, cross K/V, state token and the 4 Euler steps.
+per full denoise call: VL preprocessing, cross K/V, state token and the N Euler steps, all as the
+release's config.json makes them (docs/model.md).
 
-  peer_torch.py --checkpoint DIR --observation OBS.npz --noise N.npy --embodiment ID
+  peer_torch.py --checkpoint DIR --observation OBS.npz --noise N.npy --embodiment ID [--mask-padding]
                 --threads N --runs R --warmup W [--out ACT.npy]
 
 Prints one JSON object: median/min/max ms per denoise over R timed runs after W warm-up runs, runs,
@@ -60,16 +61,19 @@ class PeerActionHead:
 
     # --- per-call precompute ------------------------------------------------------------------
 
-    def vl_tokens(self, features):
+    def vl_layer_norm(self, name, x, eps):
+        return F.layer_norm(x, (self.s.ctx_dim,), self.W[f"{name}.weight"], self.W[f"{name}.bias"], eps=eps)
+
+    def vl_tokens(self, features, key_bias):
+        """vlln (identity without use_vlln), then the VL self-attention stack; key_bias None as released."""
         s = self.s
-        vl = F.layer_norm(features, (s.ctx_dim,), self.W["vlln.weight"], self.W["vlln.bias"], eps=1e-5)
+        vl = self.vl_layer_norm("vlln", features, 1e-5) if s.use_vlln else features
         for k in range(s.vl_layers):
             p = f"vl_self_attention.transformer_blocks.{k}"
-            n = F.layer_norm(vl, (s.ctx_dim,), self.W[f"{p}.norm1.weight"], self.W[f"{p}.norm1.bias"], eps=1e-5)
+            n = self.vl_layer_norm(f"{p}.norm1", vl, s.vl_norm_eps)
             q, kk, v = (self.linear(f"{p}.attn1.{proj}", n) for proj in ("to_q", "to_k", "to_v"))
-            vl = vl + self.attend(f"{p}.attn1", q, kk, v, s.vl_heads, s.vl_head_dim, None)
-            n = F.layer_norm(vl, (s.ctx_dim,), self.W[f"{p}.norm3.weight"], self.W[f"{p}.norm3.bias"], eps=1e-5)
-            vl = vl + self.feed_forward(f"{p}.ff", n)
+            vl = vl + self.attend(f"{p}.attn1", q, kk, v, s.vl_heads, s.vl_head_dim, key_bias)
+            vl = vl + self.feed_forward(f"{p}.ff", self.vl_layer_norm(f"{p}.norm3", vl, s.vl_norm_eps))
         return vl
 
     def cross_kv(self, vl):
@@ -95,7 +99,7 @@ class PeerActionHead:
         if kv is None:
             kv = (self.linear(f"{p}.attn1.to_k", n), self.linear(f"{p}.attn1.to_v", n))
         h = h + self.attend(f"{p}.attn1", q, *kv, s.heads, s.head_dim, key_bias)
-        return h + self.feed_forward(f"{p}.ff", F.layer_norm(h, (s.width,), eps=1e-5))
+        return h + self.feed_forward(f"{p}.ff", F.layer_norm(h, (s.width,), eps=s.ff_norm_eps))
 
     def dit(self, h, t, cross_kv, key_biases):
         s = self.s
@@ -109,24 +113,31 @@ class PeerActionHead:
         a = self.category_linear("action_encoder.W1", x)
         tau = gt.action_tau(t, self.s.width).to(BF16).expand(x.shape[0], -1)
         h = F.silu(self.category_linear("action_encoder.W2", torch.cat([a, tau], dim=1)))
-        return self.category_linear("action_encoder.W3", h) + self.W["position_embedding.weight"][: self.s.horizon]
+        tokens = self.category_linear("action_encoder.W3", h)
+        return tokens + self.W["position_embedding.weight"][: self.s.horizon] if self.s.add_pos_embed else tokens
 
     # --- the whole call -----------------------------------------------------------------------
 
-    def __call__(self, features, key_masks, state, noise):
+    def __call__(self, features, key_masks, vl_mask, state, noise):
+        """key_masks: per DiT block, None or the bool mask of admissible keys; vl_mask likewise for the VL
+        stack; state [L * S]: the state frames in time order, one token."""
         s = self.s
-        vl = self.vl_tokens(features.to(BF16))
+        vl = self.vl_tokens(features.to(BF16), _key_bias(vl_mask))
         cross_kv = self.cross_kv(vl)
-        key_biases = [None if m is None else torch.zeros(m.shape, dtype=BF16).masked_fill(~m, float("-inf"))
-                      for m in key_masks]
+        key_biases = [_key_bias(m) for m in key_masks]
         state_token = self.category_mlp("state_encoder", state.to(BF16)[None])
         prefix = [state_token] + ([self.W["future_tokens.weight"]] if s.n_future else [])
         x = noise.to(BF16)
         for t in s.step_timesteps():
             h = torch.cat(prefix + [self.action_tokens(x, t)])
             v = self.category_mlp("action_decoder", self.dit(h, t, cross_kv, key_biases))[-s.horizon :]
-            x = x + v * (1.0 / gt.N_STEPS)
+            x = x + s.dt * v
         return x
+
+
+def _key_bias(mask):
+    """0 for an admissible key, -inf otherwise; None (no mask) stays None."""
+    return None if mask is None else torch.zeros(mask.shape, dtype=BF16).masked_fill(~mask, float("-inf"))
 
 
 def _at_least(value, minimum, flag, parser):
@@ -152,7 +163,8 @@ def main():
     release.check_embodiment(args.embodiment)
     obs = gt.load_observation(args.observation, s)
     noise = torch.from_numpy(gt.load_noise(args.noise, s))
-    key_masks = [None if m is None else torch.from_numpy(m) for m in gt.cross_key_masks(s, obs)]
+    key_masks = gt.cross_key_masks(s, obs, args.mask_padding)
+    vl_mask = gt.vl_key_mask(obs, args.mask_padding)
     features, state = torch.from_numpy(obs.features), torch.from_numpy(obs.state)
     head = PeerActionHead(release.weights(BF16, args.embodiment), s)
 
@@ -160,7 +172,7 @@ def main():
     with torch.inference_mode():
         for run in range(args.warmup + args.runs):
             start = time.perf_counter()
-            actions = head(features, key_masks, state, noise)
+            actions = head(features, key_masks, vl_mask, state, noise)
             if run >= args.warmup:
                 times_ms.append((time.perf_counter() - start) * 1e3)
     if args.out is not None:

@@ -9,16 +9,6 @@ const TempDir& fixture_root() {
   return root;
 }
 
-void write_observation(const model::Observation& obs, const std::string& path, int state_history) {
-  Tensor mask(DType::BOOL, {obs.tokens()}), image(DType::BOOL, {obs.tokens()});
-  const int64_t frame = int64_t(obs.state.size()) / state_history;
-  Tensor state(DType::F32, state_history == 1 ? Shape{frame} : Shape{state_history, frame});
-  for (int j = 0; j < obs.tokens(); ++j) mask.data<uint8_t>()[j] = obs.attention_mask[j], image.data<uint8_t>()[j] = obs.image_mask[j];
-  for (std::size_t i = 0; i < obs.state.size(); ++i) state.data<float>()[i] = obs.state[i];
-  io::write_npz(path, {{"features", obs.features}, {"attention_mask", mask.view()}, {"image_mask", image.view()},
-                       {"state", state.view()}});
-}
-
 std::vector<double> npz_values(const std::string& path, const std::string& name) {
   const auto arrays = io::read_npz(path);
   const Tensor& t = arrays.at(name);
@@ -38,7 +28,7 @@ const TinyFixture& tiny_fixture(model::Version version) {
   f.observation = fixture_root() / ("obs-" + name + ".npz");
   f.noise = fixture_root() / ("noise-" + name + ".npy");
   model::write_synthetic_release(f.config, f.release, {.dtype = DType::F32, .seed = 11, .progress = false});
-  write_observation(model::synthetic_observation(f.config, 4), f.observation);
+  model::write_observation(model::synthetic_observation(f.config, 4), f.config, f.observation);
   io::write_npy(f.noise, model::synthetic_noise(f.config, 9).view());
   return cache.emplace(version, f).first->second;
 }

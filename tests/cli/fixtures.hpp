@@ -16,9 +16,6 @@ struct TinyFixture {
 const TinyFixture& tiny_fixture(model::Version version);
 const TempDir& fixture_root();
 
-// Writes obs as an .npz with features, attention_mask, image_mask and state ([history, S] when the
-// model takes several state frames).
-void write_observation(const model::Observation& obs, const std::string& path, int state_history = 1);
 
 // The float64 values of array `name` of an .npz.
 std::vector<double> npz_values(const std::string& path, const std::string& name);

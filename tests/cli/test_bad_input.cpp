@@ -116,7 +116,7 @@ TEST_F(BadInput, NaNInFeatures) {
   Tensor features = Tensor::from_view(obs.features);
   features.data<float>()[37] = std::numeric_limits<float>::quiet_NaN();
   obs.own_features(std::move(features));
-  write_observation(obs, dir_ / "nan.npz");
+  model::write_observation(obs, f.config, dir_ / "nan.npz");
   expect_rejected("--checkpoint " + f.release + " --observation " + (dir_ / "nan.npz"), "nan.npz:features");
 }
 
@@ -130,7 +130,7 @@ TEST_F(BadInput, MaskWithNoAdmissibleKey) {
   const TinyFixture& f = tiny_fixture(Version::n17);
   model::Observation obs = model::synthetic_observation(f.config, 1);
   std::fill(obs.image_mask.begin(), obs.image_mask.end(), 0);  // no image tokens: image blocks have no key
-  write_observation(obs, dir_ / "noimg.npz");
+  model::write_observation(obs, f.config, dir_ / "noimg.npz");
   expect_rejected("--checkpoint " + f.release + " --observation " + (dir_ / "noimg.npz"), "'image' key set is empty");
 }
 

@@ -30,7 +30,7 @@ struct Release {
   std::string path, observation, noise;
   explicit Release(const ModelConfig& config) : path(dir / "r"), observation(dir / "obs.npz"), noise(dir / "noise.npy") {
     model::write_synthetic_release(config, path, {.dtype = DType::F32, .seed = 5, .progress = false});
-    write_observation(model::synthetic_observation(config, 6), observation, config.state_history);
+    model::write_observation(model::synthetic_observation(config, 6), config, observation);
     io::write_npy(noise, model::synthetic_noise(config, 7).view());
   }
   std::string inputs() const { return " --checkpoint " + path + " --observation " + observation + " --noise " + noise; }
@@ -138,11 +138,17 @@ const std::vector<Refusal> kRefusals = {
      "field 'action_head_cfg.diffusion_model_cfg.norm_type' = \"layer_norm\""},
     {"n15_vl_cfg_missing", Version::n15, [](json& j) { j["action_head_cfg"].erase("vl_self_attention_cfg"); },
      "'action_head_cfg.vl_self_attention_cfg' is missing"},
+    {"n15_horizon_missing", Version::n15, [](json& j) { j["action_head_cfg"].erase("action_horizon"); },
+     "'action_head_cfg.action_horizon' is missing"},
+    {"n15_use_vlln_false_with_a_vl_stack", Version::n15, [](json& j) { j["action_head_cfg"]["use_vlln"] = false; },
+     "field 'action_head_cfg.use_vlln' = false removes the VL self-attention stack, but the tensors have 2 layers"},
     {"n15_cross_attention_dim_absent", Version::n15,
      [](json& j) { j["action_head_cfg"]["diffusion_model_cfg"].erase("cross_attention_dim"); },
      "field 'action_head_cfg.diffusion_model_cfg.cross_attention_dim' = 64"},
     {"n16_cross_attention_dim_repeated", Version::n16, [](json& j) { j["diffusion_model_cfg"]["cross_attention_dim"] = 96; },
      "field 'diffusion_model_cfg.cross_attention_dim' = 96"},
+    {"n16_cross_attention_dim_null", Version::n16, [](json& j) { j["diffusion_model_cfg"]["cross_attention_dim"] = nullptr; },
+     "field 'diffusion_model_cfg.cross_attention_dim' = null"},
     {"n16_activation", Version::n16, [](json& j) { j["diffusion_model_cfg"]["activation_fn"] = "geglu"; },
      "field 'diffusion_model_cfg.activation_fn' = \"geglu\""},
     {"n16_alternate_without_interleave", Version::n16,
@@ -154,6 +160,8 @@ const std::vector<Refusal> kRefusals = {
      "field 'strict_action_padding_mask' = true"},
     {"n17_attention_bias", Version::n17, [](json& j) { j["diffusion_model_cfg"]["attention_bias"] = false; },
      "field 'diffusion_model_cfg.attention_bias' = false"},
+    {"n17_vl_activation", Version::n17, [](json& j) { j["vl_self_attention_cfg"]["activation_fn"] = "geglu"; },
+     "field 'vl_self_attention_cfg.activation_fn' = \"geglu\""},
     {"n17_vl_layers_mismatch", Version::n17, [](json& j) { j["vl_self_attention_cfg"]["num_layers"] = 3; },
      "field 'vl_self_attention_cfg.num_layers' = 3, but the tensors have 2"},
     {"n17_vl_cfg_absent_with_stack", Version::n17, [](json& j) { j.erase("vl_self_attention_cfg"); },
@@ -173,7 +181,7 @@ TEST(N15Padding, AttendedAsReleasedAndDroppedOnlyWithTheOptIn) {
   model::Observation padded = model::synthetic_observation(config, 6);
   for (int j = padded.tokens() - 4; j < padded.tokens(); ++j) padded.attention_mask[j] = 0;
   TempDir out;
-  write_observation(padded, out / "padded.npz");
+  model::write_observation(padded, config, out / "padded.npz");
   const std::string common = " --checkpoint " + r.path + " --noise " + r.noise;
   for (const std::string backend : {"ref", "cpu --dtype fp32 --threads 2", "cpu --dtype bf16 --threads 1"}) {
     auto run = [&](const std::string& obs, const std::string& extra, const std::string& file) {

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Float64 reference of the GR00T N1.5/N1.6/N1.7 action head, written from docs MODEL.md alone so that
+"""Float64 reference of the GR00T N1.5/N1.6/N1.7 action head, written from MODEL.md and docs/model.md so that
 it checks the C++ executors independently. Weights are upcast to float64 and every operation is spelled
 out (LayerNorm, softmax, GELU) rather than taken from torch.nn.functional.
 
-  groot_ref.py --checkpoint DIR --observation OBS.npz --noise N.npy --embodiment ID --out OUT.npz
-      writes `actions` [H, A] and `velocities` [4, H, A] (the decoder output of each Euler step), float64.
+  groot_ref.py --checkpoint DIR --observation OBS.npz --noise N.npy --embodiment ID [--mask-padding]
+               --out OUT.npz
+      writes `actions` [H, A] and `velocities` [N, H, A] (the decoder output of each of the N Euler
+      steps), float64. The release's config.json decides what is computed, as the released code reads
+      it (docs/model.md); --mask-padding is the opt-in that never attends attention_mask-0 tokens.
   groot_ref.py --self-test
       checks both sinusoid encodings against MODEL.md's values at t = 750; exit 0 when they match.
 
@@ -97,13 +100,14 @@ def timestep_embedding(W, s, t):
 
 
 def dit_block(W, s, i, h, temb, vl, key_mask):
-    """AdaLN (scale first) -> attention (self, or cross over vl) -> residual; LN -> FF -> residual."""
+    """AdaLN (scale first, eps 1e-5) -> attention (self, or cross over vl) -> residual;
+    LN (diffusion_model_cfg.norm_eps) -> FF -> residual."""
     p = f"model.transformer_blocks.{i}"
     scale, shift = linear(W, f"{p}.norm1.linear", silu(temb)).split(s.width)
     n = layer_norm(h, 1e-5) * (1 + scale) + shift
     context = n if s.block_keys[i] == "self" else vl
     h = h + attention(W, f"{p}.attn1", n, context, s.heads, s.head_dim, key_mask)
-    return h + feed_forward(W, f"{p}.ff", layer_norm(h, 1e-5))
+    return h + feed_forward(W, f"{p}.ff", layer_norm(h, s.ff_norm_eps))
 
 
 def dit_output(W, s, h, temb):
@@ -116,38 +120,43 @@ def dit_output(W, s, h, temb):
 
 
 def state_encoder(W, state):
+    """state: [1, L * S], the L frames concatenated in time order: one token."""
     return category_linear(W, "state_encoder.layer2", relu(category_linear(W, "state_encoder.layer1", state)))
 
 
 def action_encoder(W, s, x, t):
-    """W1 on x, concat the step's tau code (sin first), swish(W2), W3, plus positions 0..H-1."""
+    """W1 on x, concat the step's tau code (sin first), swish(W2), W3, plus positions 0..H-1 when
+    add_pos_embed."""
     a = category_linear(W, "action_encoder.W1", x)
     tau = gt.action_tau(t, s.width, exact=True).expand(x.shape[0], -1)
     h = silu(category_linear(W, "action_encoder.W2", torch.cat([a, tau], dim=1)))
-    return category_linear(W, "action_encoder.W3", h) + W["position_embedding.weight"][: s.horizon]
+    tokens = category_linear(W, "action_encoder.W3", h)
+    return tokens + W["position_embedding.weight"][: s.horizon] if s.add_pos_embed else tokens
 
 
 def action_decoder(W, y):
     return category_linear(W, "action_decoder.layer2", relu(category_linear(W, "action_decoder.layer1", y)))
 
 
-def vl_preprocess(W, s, features):
-    """vlln, then (N1.5/N1.7) the pre-LN self-attention stack over the VL tokens, unmasked."""
-    vl = affine_layer_norm(W, "vlln", features)
+def vl_preprocess(W, s, features, key_mask):
+    """vlln (identity without use_vlln), then (N1.5/N1.7) the pre-LN self-attention stack over the VL
+    tokens, its LayerNorms at vl_self_attention_cfg.norm_eps; unmasked as released (key_mask None)."""
+    vl = affine_layer_norm(W, "vlln", features) if s.use_vlln else features
     for k in range(s.vl_layers):
         p = f"vl_self_attention.transformer_blocks.{k}"
-        n = affine_layer_norm(W, f"{p}.norm1", vl)
-        vl = vl + attention(W, f"{p}.attn1", n, n, s.vl_heads, s.vl_head_dim, None)
-        vl = vl + feed_forward(W, f"{p}.ff", affine_layer_norm(W, f"{p}.norm3", vl))
+        n = affine_layer_norm(W, f"{p}.norm1", vl, s.vl_norm_eps)
+        vl = vl + attention(W, f"{p}.attn1", n, n, s.vl_heads, s.vl_head_dim, key_mask)
+        vl = vl + feed_forward(W, f"{p}.ff", affine_layer_norm(W, f"{p}.norm3", vl, s.vl_norm_eps))
     return vl
 
 
 # --- MODEL.md section 5: the denoise loop -----------------------------------------------------
 
 
-def denoise(W, s, obs, key_masks, noise):
-    """Returns the final actions [H, A] and each step's velocity [4, H, A]."""
-    vl = vl_preprocess(W, s, torch.from_numpy(obs.features).to(F64))
+def denoise(W, s, obs, key_masks, vl_mask, noise):
+    """Returns the final actions [H, A] and each step's velocity [N, H, A]: N Euler steps of
+    dt = 1 / N at the buckets int(i / N * buckets)."""
+    vl = vl_preprocess(W, s, torch.from_numpy(obs.features).to(F64), vl_mask)
     state_token = state_encoder(W, torch.from_numpy(obs.state).to(F64)[None])
     future_tokens = W["future_tokens.weight"] if s.n_future else torch.zeros(0, s.width, dtype=F64)
     x = torch.from_numpy(noise).to(F64)
@@ -159,7 +168,7 @@ def denoise(W, s, obs, key_masks, noise):
             h = dit_block(W, s, i, h, temb, vl, key_masks[i])
         v = action_decoder(W, dit_output(W, s, h, temb))[-s.horizon :]
         velocities.append(v)
-        x = x + v / gt.N_STEPS
+        x = x + s.dt * v
     return x, torch.stack(velocities)
 
 
@@ -208,10 +217,11 @@ def main():
     release.check_embodiment(args.embodiment)
     obs = gt.load_observation(args.observation, s)
     noise = gt.load_noise(args.noise, s)
-    key_masks = [None if m is None else torch.from_numpy(m) for m in gt.cross_key_masks(s, obs)]
+    key_masks = gt.cross_key_masks(s, obs, args.mask_padding)
+    vl_mask = gt.vl_key_mask(obs, args.mask_padding)
     W = release.weights(F64, args.embodiment)
     with torch.no_grad():
-        actions, velocities = denoise(W, s, obs, key_masks, noise)
+        actions, velocities = denoise(W, s, obs, key_masks, vl_mask, noise)
     try:
         with open(args.out, "wb") as f:
             np.savez(f, actions=actions.numpy(), velocities=velocities.numpy())

@@ -82,9 +82,9 @@ Timings time_cpu(const BenchOptions& o, const model::Weights& w, int embodiment,
     t.denoise_ms.push_back(ms_since(start));
   }
   const cpu::PackedModel& pm = engine.packed();
-  t.bytes_per_step = double(pm.step_weight_bytes());
+  t.bytes_per_step = double(pm.step_weight_bytes(engine.packed_embodiment()));
   t.bytes_per_denoise = pm.config.n_steps * t.bytes_per_step + double(pm.precompute_weight_bytes());
-  t.flops_per_denoise = pm.config.n_steps * pm.step_flops() + precompute_flops(pm, obs.tokens());
+  t.flops_per_denoise = pm.config.n_steps * pm.step_flops(engine.packed_embodiment()) + precompute_flops(pm, obs.tokens());
   std::vector<std::string> isas;
   for (cpu::Isa isa : cpu::supported_isas()) isas.emplace_back(cpu::isa_name(isa));
   t.engine = {{"isa", cpu::isa_name(engine.isa())}, {"supported_isas", isas}, {"threads", engine.threads()},
@@ -122,19 +122,15 @@ json run_peer(const BenchOptions& o, const model::Weights& w, int embodiment, co
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / fmt::format("ditmk-peer-{}", ::getpid());
   std::filesystem::create_directories(dir);
   const std::string obs_path = (dir / "obs.npz").string(), noise_path = (dir / "noise.npy").string();
-  Tensor mask(DType::BOOL, {obs.tokens()}), image(DType::BOOL, {obs.tokens()}), state(DType::F32, {int64_t(obs.state.size())});
-  for (int j = 0; j < obs.tokens(); ++j) mask.data<uint8_t>()[j] = obs.attention_mask[j], image.data<uint8_t>()[j] = obs.image_mask[j];
-  std::copy(obs.state.begin(), obs.state.end(), state.data<float>());
-  io::write_npz(obs_path, {{"features", obs.features}, {"attention_mask", mask.view()}, {"image_mask", image.view()},
-                           {"state", state.view()}});
+  model::write_observation(obs, w.config, obs_path);
   Tensor n(DType::F32, {noise.rows, noise.cols});
   for (std::size_t i = 0; i < noise.data.size(); ++i) n.data<float>()[i] = float(noise.data[i]);
   io::write_npy(noise_path, n.view());
   const std::string script = std::string(DITMK_SOURCE_DIR) + "/bench/peer_torch.py";
   const std::string cmd = fmt::format("/usr/bin/python3 {} --checkpoint {} --observation {} --noise {} --embodiment {} "
-                                      "--threads {} --runs {} --warmup {} 2>{}",
+                                      "--threads {} --runs {} --warmup {}{} 2>{}",
                                       script, w.checkpoint->path(), obs_path, noise_path, embodiment, threads, o.runs,
-                                      o.warmup, (dir / "err").string());
+                                      o.warmup, w.config.mask_padding ? " --mask-padding" : "", (dir / "err").string());
   std::string out;
   if (FILE* pipe = ::popen(cmd.c_str(), "r")) {
     char buf[4096];

@@ -9,7 +9,7 @@ void add_model_options(CLI::App& cmd, ModelSource& source) {
   cmd.add_option("--version", source.version, "version of the built-in model")->check(CLI::IsMember({"n15", "n16", "n17"}));
   cmd.add_flag("--mask-padding", source.mask_padding,
                "never attend tokens whose attention_mask is 0 (a deviation from the releases, which attend them "
-               "in N1.5's cross blocks and the VL self-attention)");
+               "in N1.5's cross blocks, the plain DiT and the VL self-attention)");
 }
 
 model::Weights load_model(const ModelSource& source) {

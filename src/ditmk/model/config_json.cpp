@@ -28,7 +28,8 @@ class Section {
  public:
   Section(const json* node, std::string path, const std::string& file) : node_(node), path_(std::move(path)), file_(file) {}
 
-  bool has(const char* key) const { return get(key) != nullptr; }
+  bool has(const char* key) const { return get(key) != nullptr; }  // present and not null
+  bool present(const char* key) const { return node_ != nullptr && node_->is_object() && node_->contains(key); }
   std::string where(const char* key) const { return path_.empty() ? key : path_ + "." + key; }
   Section child(const char* key) const { return {get(key), where(key), file_}; }
 
@@ -92,18 +93,28 @@ struct DitDefaults {
 };
 constexpr int kDitCtorLayers = 12, kDitCtorHeads = 8, kDitCtorHeadDim = 64, kDitCtorOutput = 26;
 
-// The DiT's settings. Settings the released DiT supports but ditmk does not compute are refused.
+std::string quoted(const std::optional<std::string>& text) { return text ? '"' + *text + '"' : "null"; }
+
+// Settings of the transformer blocks both stacks share (diffusers' BasicTransformerBlock) that the
+// released classes accept but ditmk does not compute: refused by name.
+void refuse_block_settings(const Section& stack, const std::optional<std::string>& positional_default,
+                           const char* stack_name) {
+  if (const auto pos = stack.text_or_null("positional_embeddings", positional_default))
+    stack.refuse("positional_embeddings", quoted(pos),
+                 fmt::format("the released {} would add its own position code to every block's input; ditmk supports "
+                             "null, what every GR00T release sets (write \"positional_embeddings\": null)",
+                             stack_name).c_str());
+  if (const auto act = stack.text_or_null("activation_fn", "gelu-approximate"); act != "gelu-approximate")
+    stack.refuse("activation_fn", quoted(act), "ditmk supports \"gelu-approximate\" (GELU, tanh form)");
+  if (!stack.flag("attention_bias", true)) stack.refuse("attention_bias", "false", "ditmk supports true (every release)");
+}
+
+// The DiT's settings.
 void read_dit(const Section& dit, const DitDefaults& defaults, DeclaredConfig& out) {
   ModelConfig& c = out.settings;
-  if (const auto pos = dit.text_or_null("positional_embeddings", defaults.positional_embeddings))
-    dit.refuse("positional_embeddings", '"' + *pos + '"',
-               "the released DiT would add its own position code to every block's input; ditmk supports null, "
-               "what every GR00T release sets (write \"positional_embeddings\": null)");
+  refuse_block_settings(dit, defaults.positional_embeddings, "DiT");
   if (const auto norm = dit.text_or_null("norm_type", "ada_norm"); norm != "ada_norm")
-    dit.refuse("norm_type", norm ? '"' + *norm + '"' : "null", "ditmk supports \"ada_norm\" (every GR00T release)");
-  if (const auto act = dit.text_or_null("activation_fn", "gelu-approximate"); act != "gelu-approximate")
-    dit.refuse("activation_fn", act ? '"' + *act + '"' : "null", "ditmk supports \"gelu-approximate\" (GELU, tanh form)");
-  if (!dit.flag("attention_bias", true)) dit.refuse("attention_bias", "false", "ditmk supports true (every release)");
+    dit.refuse("norm_type", quoted(norm), "ditmk supports \"ada_norm\" (every GR00T release)");
   if (dit.flag("norm_elementwise_affine", false))
     dit.refuse("norm_elementwise_affine", "true", "ditmk supports false (LayerNorms without affine, every release)");
   c.dims.n_heads = dit.integer("num_attention_heads", defaults.heads);
@@ -117,10 +128,9 @@ void read_dit(const Section& dit, const DitDefaults& defaults, DeclaredConfig& o
 // The VL self-attention stack (SelfAttentionTransformer) of N1.5 and N1.7.
 void read_vl_stack(const Section& vl, bool legacy, DeclaredConfig& out) {
   ModelConfig& c = out.settings;
-  if (const auto pos = vl.text_or_null("positional_embeddings", legacy ? std::nullopt : std::optional<std::string>("sinusoidal")))
-    vl.refuse("positional_embeddings", '"' + *pos + '"',
-              "the released VL self-attention would add its own position code; ditmk supports null, what every "
-              "GR00T release sets (write \"positional_embeddings\": null)");
+  refuse_block_settings(vl, legacy ? std::nullopt : std::optional<std::string>("sinusoidal"), "VL self-attention");
+  if (!vl.flag("norm_elementwise_affine", true))
+    vl.refuse("norm_elementwise_affine", "false", "ditmk supports true (LayerNorms with affine, every release)");
   c.dims.vl_heads = vl.integer("num_attention_heads", kDitCtorHeads);
   c.dims.vl_head_dim = vl.integer("attention_head_dim", kDitCtorHeadDim);
   c.vl_norm_eps = vl.positive_number("norm_eps", 1e-5);
@@ -139,8 +149,11 @@ void read_n15(const json& config, const std::string& file, DeclaredConfig& out) 
            {"sinusoidal", kDitCtorLayers, kDitCtorHeads, kDitCtorHeadDim, kDitCtorOutput, false}, out);
   c.add_pos_embed = head.flag("add_pos_embed", true);
   c.use_vlln = head.flag("use_vlln", true);
-  c.horizon = head.integer("action_horizon", c.horizon);
-  c.n_steps = head.integer("num_inference_timesteps", c.n_steps);
+  // the released class has no default for these two (None): the head cannot run without them
+  for (const char* key : {"action_horizon", "num_inference_timesteps"})
+    if (!head.has(key)) fail("{}: config.json field '{}' is missing (the released head needs it)", file, head.where(key));
+  c.horizon = head.integer("action_horizon", 0);
+  c.n_steps = head.integer("num_inference_timesteps", 0);
   c.timestep_buckets = head.integer("num_timestep_buckets", 1000);
   out.width = head.size("input_embedding_dim", 1536);
   out.hidden = head.size("hidden_size", 1024);
@@ -159,8 +172,7 @@ void read_n15(const json& config, const std::string& file, DeclaredConfig& out) 
       fail("{}: config.json field 'action_head_cfg.vl_self_attention_cfg' is missing (N1.5 with use_vlln needs it)", file);
     read_vl_stack(head.child("vl_self_attention_cfg"), false, out);
   } else {
-    out.vl_layers = DeclaredSize{"action_head_cfg.use_vlln", 0};
-    c.vl_layers = 0;
+    c.vl_layers = 0;  // the loader refuses a checkpoint that has a VL stack anyway
   }
 }
 
@@ -172,7 +184,7 @@ void read_n16_n17(const json& config, Version version, const std::string& file, 
   const bool n17 = version == Version::n17;
   if (head.has("diffusion_model_cfg")) {
     const Section dit = head.child("diffusion_model_cfg");
-    if (!legacy && dit.has("cross_attention_dim"))
+    if (!legacy && dit.present("cross_attention_dim"))
       dit.refuse("cross_attention_dim", dit.dump("cross_attention_dim"), "the released head passes backbone_embedding_dim as the DiT's context "
                                                  "width and fails when the config repeats it; remove the field");
     if (legacy) {

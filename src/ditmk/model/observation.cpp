@@ -139,4 +139,15 @@ Observation load_observation(const std::string& path, const ModelConfig& c, int 
   return obs;
 }
 
+void write_observation(const Observation& obs, const ModelConfig& c, const std::string& path) {
+  Tensor mask(DType::BOOL, {obs.tokens()}), image(DType::BOOL, {obs.tokens()});
+  Tensor state(DType::F32, c.state_history == 1 ? Shape{c.state_dim} : Shape{c.state_history, c.state_dim});
+  require(int64_t(obs.state.size()) == state.numel(), "observation: {} state values, the model takes {}", obs.state.size(),
+          state.numel());
+  for (int j = 0; j < obs.tokens(); ++j) mask.data<uint8_t>()[j] = obs.attention_mask[j], image.data<uint8_t>()[j] = obs.image_mask[j];
+  std::copy(obs.state.begin(), obs.state.end(), state.data<float>());
+  io::write_npz(path, {{"features", obs.features}, {"attention_mask", mask.view()}, {"image_mask", image.view()},
+                       {"state", state.view()}});
+}
+
 }  // namespace ditmk::model

@@ -47,6 +47,10 @@ Observation make_observation(const ObservationArrays& arrays, const ModelConfig&
 // An .npz holding the arrays above.
 Observation load_observation(const std::string& path, const ModelConfig& config, int image_token_id = -1);
 
+// Writes `obs` as such an .npz (features, attention_mask, image_mask, state as [L, S] frames when the
+// model keeps a state history).
+void write_observation(const Observation& obs, const ModelConfig& config, const std::string& path);
+
 // The checks make_observation runs, for observations built in memory.
 void validate_observation(const Observation& obs, const ModelConfig& config, const std::string& what);
 

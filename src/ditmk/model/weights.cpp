@@ -102,6 +102,9 @@ ModelConfig detect_config(const io::Checkpoint& ckpt) {
   check_declared(ckpt, declared.pos_rows, d.pos_rows, "position embedding rows");
   check_declared(ckpt, declared.n_embodiments, c.n_embodiments, "embodiment slots");
   check_declared(ckpt, declared.vl_layers, c.vl_layers, "VL self-attention layers");
+  if (c.version == Version::n15 && !c.use_vlln && vl_layers > 0)
+    fail("{}/config.json: field 'action_head_cfg.use_vlln' = false removes the VL self-attention stack, but the "
+         "tensors have {} layers of it", ckpt.path(), vl_layers);
 
   const int inner = int(dim_of(ckpt, dit_name("transformer_blocks.0.attn1.to_q.weight"), 0, 2));
   if (ckpt.config().is_null()) d.head_dim = inner / d.n_heads;
