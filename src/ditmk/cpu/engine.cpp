@@ -171,7 +171,6 @@ struct Engine::FastOps {
 
 Engine::Engine(const model::Weights& weights, int embodiment, const EngineOptions& options)
     : weights_(weights),
-      embodiment_(weights.embodiment(embodiment)),
       isa_(selected_isa()),
       pool_(options.threads > 0 ? options.threads : hardware_threads()) {
   // The per-call precompute builds activations of tens of MB; glibc would map and unmap each one and
@@ -182,7 +181,8 @@ Engine::Engine(const model::Weights& weights, int embodiment, const EngineOption
     const Isa cap = parse_isa(options.isa);
     if (cap < isa_) isa_ = cap;
   }
-  model_ = pack_model(weights, embodiment, options.format, pool_.size());
+  model_ = pack_model(weights, options.format, pool_.size());
+  use_embodiment(embodiment);
   const model::ModelConfig& c = model_.config;
   ws_ = std::make_unique<Workspace>();
   Workspace& ws = *ws_;
@@ -200,7 +200,10 @@ Engine::Engine(const model::Weights& weights, int embodiment, const EngineOption
   std::size_t scratch = 0;
   auto need = [&](const PackedLinear& l) { scratch = std::max(scratch, cpu::gemm_scratch_bytes(l.weights, kGemmMaxRows)); };
   for (const auto& b : model_.blocks) need(b.qkv), need(b.out), need(b.ff1), need(b.ff2);
-  for (const PackedLinear* l : {&model_.proj_out_2, &model_.enc1, &model_.enc2_action, &model_.enc3, &model_.dec1, &model_.dec2}) need(*l);
+  need(model_.proj_out_2);
+  // every embodiment's layers have the shapes of the first one's
+  for (const PackedLinear* l : {&embodiment_->enc1, &embodiment_->enc2_action, &embodiment_->enc3, &embodiment_->dec1, &embodiment_->dec2})
+    need(*l);
   for (const auto& [src, l] : model_.precompute) need(l);
   ws.gemm_scratch_bytes = scratch;
   ws.gemm_scratch.assign(pool_.size(), std::vector<std::byte>(scratch + 64));
@@ -210,15 +213,22 @@ Engine::Engine(const model::Weights& weights, int embodiment, const EngineOption
 
 Engine::~Engine() = default;
 
+void Engine::use_embodiment(int id) {
+  auto it = embodiments_.find(id);
+  if (it == embodiments_.end()) it = embodiments_.emplace(id, pack_embodiment(weights_, id, model_, pool_.size())).first;
+  embodiment_ = &it->second;
+}
+
 model::CallInputs<float> Engine::precompute(const model::Observation& obs) {
   const FastOps ops{*this};
-  return model::precompute_call<float>(ops, weights_, embodiment_, obs);
+  return model::precompute_call<float>(ops, weights_, embodiment_->source, obs);
 }
 
 void Engine::run_program(int t, const model::CallInputs<float>& in) {
   Workspace& ws = *ws_;
   const model::ModelConfig& c = model_.config;
   const FastOps ops{*this};
+  const PackedEmbodiment& e = *embodiment_;
   const int T = pool_.size();
   const int M = ws.M, D = ws.D, H = ws.H, row0 = c.action_row0();
   const float dt = float(model::euler_dt(c));
@@ -259,7 +269,7 @@ void Engine::run_program(int t, const model::CallInputs<float>& in) {
 
   for (int s = 0; s < c.n_steps; ++s) {
     // action encoder: W3(swish(W2 [W1 x; tau])) + position rows, written into the action rows of h
-    gemm(model_.enc1, ws.x.get(), ws.A, H, ws.enc_a.get(), D, Activation::none, OutputMode::store, model_.enc1.bias.data());
+    gemm(e.enc1, ws.x.get(), ws.A, H, ws.enc_a.get(), D, Activation::none, OutputMode::store, e.enc1.bias.data());
     const Range rows = share(M, t, T);
     for (int64_t r = rows.begin; r < rows.end; ++r) {
       const float* src = r == 0 ? in.state_token.data.data()
@@ -268,11 +278,11 @@ void Engine::run_program(int t, const model::CallInputs<float>& in) {
       std::copy(src, src + D, ws.h.get() + r * D);
     }
     pool_.barrier();
-    gemm(model_.enc2_action, ws.enc_a.get(), D, H, ws.enc_e.get(), D, Activation::silu, OutputMode::store,
-         model_.tau_bias.data() + std::size_t(s) * D);
+    gemm(e.enc2_action, ws.enc_a.get(), D, H, ws.enc_e.get(), D, Activation::silu, OutputMode::store,
+         e.tau_bias.data() + std::size_t(s) * D);
     pool_.barrier();
-    gemm(model_.enc3, ws.enc_e.get(), D, H, ws.h.get() + std::size_t(row0) * D, D, Activation::none,
-         OutputMode::accumulate, model_.enc3.bias.data());
+    gemm(e.enc3, ws.enc_e.get(), D, H, ws.h.get() + std::size_t(row0) * D, D, Activation::none,
+         OutputMode::accumulate, e.enc3.bias.data());
     pool_.barrier();
 
     for (int b = 0; b < c.n_blocks; ++b) {
@@ -305,10 +315,10 @@ void Engine::run_program(int t, const model::CallInputs<float>& in) {
     pool_.barrier();
     gemm(model_.proj_out_2, ws.n.get(), D, H, ws.y.get(), ws.out, Activation::none, OutputMode::store, model_.proj_out_2.bias.data());
     pool_.barrier();
-    gemm(model_.dec1, ws.y.get(), ws.out, H, ws.dec.get(), ws.hidden, Activation::relu, OutputMode::store, model_.dec1.bias.data());
+    gemm(e.dec1, ws.y.get(), ws.out, H, ws.dec.get(), ws.hidden, Activation::relu, OutputMode::store, e.dec1.bias.data());
     pool_.barrier();
     float* v = ws.velocity[s].get();
-    gemm(model_.dec2, ws.dec.get(), ws.hidden, H, v, ws.A, Activation::none, OutputMode::store, model_.dec2.bias.data());
+    gemm(e.dec2, ws.dec.get(), ws.hidden, H, v, ws.A, Activation::none, OutputMode::store, e.dec2.bias.data());
     pool_.barrier();
     const Range xs = share(int64_t(H) * ws.A, t, T);
     for (int64_t i = xs.begin; i < xs.end; ++i) ws.x.get()[i] += dt * v[i];

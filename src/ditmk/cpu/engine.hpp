@@ -1,12 +1,14 @@
 #pragma once
 // The CPU megakernel: the whole 4-step denoise as one persistent program on a worker pool.
 //
-// Load: weights are packed once (PackedModel); per call only the VL preprocessing, the hoisted
+// Load: weights are packed once (PackedModel; an embodiment's encoders and decoder on its first use,
+// then kept); per call only the VL preprocessing, the hoisted
 // cross K/V and the state token are computed (the shared model::precompute_call, run here with the
 // fast kernels). Then ONE dispatch runs every step: action encoder, all DiT blocks, output head,
 // action decoder and Euler update, four times, with the threads splitting each op's columns (GEMM),
 // heads (attention) or rows (LayerNorm) and meeting at barriers. Nothing is allocated, spawned or
 // returned to the caller inside that loop.
+#include <map>
 #include <memory>
 #include <string>
 
@@ -28,9 +30,15 @@ struct EngineOptions {
 
 class Engine {
  public:
-  // `weights` must outlive the engine (the per-call precompute reads its views).
+  // `weights` must outlive the engine (the per-call precompute reads its views). `embodiment` is the
+  // one calls use until use_embodiment picks another.
   Engine(const model::Weights& weights, int embodiment, const EngineOptions& options);
   ~Engine();
+
+  // The embodiment of the next calls; its layers are packed on its first use (Error for a slot the
+  // release does not have).
+  void use_embodiment(int embodiment);
+  int embodiment() const { return embodiment_->source.id; }
 
   model::DenoiseResult run(const model::Observation& obs, const Matrix<double>& noise);
 
@@ -39,6 +47,7 @@ class Engine {
   model::DenoiseResult denoise(const model::CallInputs<float>& inputs, const Matrix<double>& noise);
 
   const PackedModel& packed() const { return model_; }
+  const PackedEmbodiment& packed_embodiment() const { return *embodiment_; }
   Isa isa() const { return isa_; }
   int threads() const { return pool_.size(); }
 
@@ -48,9 +57,10 @@ class Engine {
   void run_program(int thread, const model::CallInputs<float>& in);
 
   const model::Weights& weights_;  // the caller keeps the mapped checkpoint alive
-  model::EmbodimentWeights embodiment_;
   Isa isa_;
   PackedModel model_;
+  std::map<int, PackedEmbodiment> embodiments_;
+  const PackedEmbodiment* embodiment_ = nullptr;
   WorkerPool pool_;
   std::unique_ptr<Workspace> ws_;
 };

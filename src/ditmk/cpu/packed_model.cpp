@@ -43,18 +43,18 @@ struct PackJob {
 
 }  // namespace
 
-std::size_t PackedModel::step_weight_bytes() const {
+std::size_t PackedModel::step_weight_bytes(const PackedEmbodiment& e) const {
   std::size_t bytes = 0;
   for (const auto& b : blocks) bytes += b.qkv.weights.bytes() + b.out.weights.bytes() + b.ff1.weights.bytes() + b.ff2.weights.bytes();
-  for (const PackedLinear* l : {&proj_out_2, &enc1, &enc2_action, &enc3, &dec1, &dec2}) bytes += l->weights.bytes();
+  for (const PackedLinear* l : {&proj_out_2, &e.enc1, &e.enc2_action, &e.enc3, &e.dec1, &e.dec2}) bytes += l->weights.bytes();
   return bytes;
 }
 
-double PackedModel::step_flops() const {
+double PackedModel::step_flops(const PackedEmbodiment& e) const {
   const int m = config.m_rows(), h = config.horizon;
   double flops = 0;
   for (const auto& b : blocks) flops += 2.0 * m * double(b.qkv.n() * b.qkv.k() + b.out.n() * b.out.k() + b.ff1.n() * b.ff1.k() + b.ff2.n() * b.ff2.k());
-  for (const PackedLinear* l : {&proj_out_2, &enc1, &enc2_action, &enc3, &dec1, &dec2}) flops += 2.0 * h * double(l->n() * l->k());
+  for (const PackedLinear* l : {&proj_out_2, &e.enc1, &e.enc2_action, &e.enc3, &e.dec1, &e.dec2}) flops += 2.0 * h * double(l->n() * l->k());
   return flops;
 }
 
@@ -76,19 +76,33 @@ const float* PackedModel::vector(const TensorView& v) const {
   return it->second.data();
 }
 
-PackedModel pack_model(const model::Weights& w, int embodiment, WeightFormat format, int threads) {
+namespace {
+
+// Packs what `add` collected, the jobs split over the threads.
+struct Packer {
+  WeightFormat format;
+  std::vector<PackJob> jobs;
+  void add(PackedLinear& dst, TensorView weight, const TensorView& bias, WeightLayout layout, std::string name) {
+    dst.bias = to_floats(bias);
+    jobs.push_back({[&dst, weight, layout, format = format, name] { dst.weights = PackedWeights::pack(weight, layout, format, name); }});
+  }
+  void run(int threads) {
+    parallel_ranges(int(jobs.size()), threads, [&](int j0, int j1) {
+      for (int j = j0; j < j1; ++j) jobs[j].run();
+    });
+  }
+};
+
+}  // namespace
+
+PackedModel pack_model(const model::Weights& w, WeightFormat format, int threads) {
   const model::ModelConfig& c = w.config;
-  const model::EmbodimentWeights e = w.embodiment(embodiment);
   const int D = c.dims.width;
   PackedModel pm;
   pm.config = c;
   pm.format = format;
   pm.blocks.resize(c.n_blocks);
-  std::vector<PackJob> jobs;
-  auto add = [&](PackedLinear& dst, TensorView weight, const TensorView& bias, WeightLayout layout, std::string name) {
-    dst.bias = to_floats(bias);
-    jobs.push_back({[&dst, weight, layout, format, name] { dst.weights = PackedWeights::pack(weight, layout, format, name); }});
-  };
+  Packer packer{format};
   std::vector<Tensor> fused(c.n_blocks);
   for (int b = 0; b < c.n_blocks; ++b) {
     const model::DitBlock& blk = w.blocks[b];
@@ -96,7 +110,7 @@ PackedModel pack_model(const model::Weights& w, int embodiment, WeightFormat for
     pb.cross = c.is_cross(b);
     const std::string name = "transformer_blocks." + std::to_string(b);
     if (pb.cross) {
-      add(pb.qkv, blk.q.weight, blk.q.bias, WeightLayout::out_in, name + ".attn1.to_q");
+      packer.add(pb.qkv, blk.q.weight, blk.q.bias, WeightLayout::out_in, name + ".attn1.to_q");
     } else {
       fused[b] = stack_rows({blk.q.weight, blk.k.weight, blk.v.weight});
       pb.qkv.bias = to_floats(blk.q.bias);
@@ -104,53 +118,62 @@ PackedModel pack_model(const model::Weights& w, int embodiment, WeightFormat for
         const auto more = to_floats(*bias);
         pb.qkv.bias.insert(pb.qkv.bias.end(), more.begin(), more.end());
       }
-      jobs.push_back({[&pb, view = fused[b].view(), format, name] {
+      packer.jobs.push_back({[&pb, view = fused[b].view(), format, name] {
         pb.qkv.weights = PackedWeights::pack(view, WeightLayout::out_in, format, name + ".attn1.qkv");
       }});
     }
-    add(pb.out, blk.out.weight, blk.out.bias, WeightLayout::out_in, name + ".attn1.to_out.0");
-    add(pb.ff1, blk.ff1.weight, blk.ff1.bias, WeightLayout::out_in, name + ".ff.net.0.proj");
-    add(pb.ff2, blk.ff2.weight, blk.ff2.bias, WeightLayout::out_in, name + ".ff.net.2");
+    packer.add(pb.out, blk.out.weight, blk.out.bias, WeightLayout::out_in, name + ".attn1.to_out.0");
+    packer.add(pb.ff1, blk.ff1.weight, blk.ff1.bias, WeightLayout::out_in, name + ".ff.net.0.proj");
+    packer.add(pb.ff2, blk.ff2.weight, blk.ff2.bias, WeightLayout::out_in, name + ".ff.net.2");
     if (pb.cross) {
-      add(pm.precompute[blk.k.weight.data], blk.k.weight, blk.k.bias, WeightLayout::out_in, name + ".attn1.to_k");
-      add(pm.precompute[blk.v.weight.data], blk.v.weight, blk.v.bias, WeightLayout::out_in, name + ".attn1.to_v");
+      packer.add(pm.precompute[blk.k.weight.data], blk.k.weight, blk.k.bias, WeightLayout::out_in, name + ".attn1.to_k");
+      packer.add(pm.precompute[blk.v.weight.data], blk.v.weight, blk.v.bias, WeightLayout::out_in, name + ".attn1.to_v");
     }
   }
-  add(pm.proj_out_2, w.proj_out_2.weight, w.proj_out_2.bias, WeightLayout::out_in, "proj_out_2");
-  add(pm.enc1, e.enc1.weight, e.enc1.bias, WeightLayout::in_out, "action_encoder.W1");
-  const TensorView enc2_action{e.enc2.weight.dtype, {D, D}, e.enc2.weight.data};  // rows 0..D-1: the action half
-  add(pm.enc2_action, enc2_action, e.enc2.bias, WeightLayout::in_out, "action_encoder.W2");
-  add(pm.enc3, e.enc3.weight, e.enc3.bias, WeightLayout::in_out, "action_encoder.W3");
-  add(pm.dec1, e.dec1.weight, e.dec1.bias, WeightLayout::in_out, "action_decoder.layer1");
-  add(pm.dec2, e.dec2.weight, e.dec2.bias, WeightLayout::in_out, "action_decoder.layer2");
-  add(pm.precompute[e.state1.weight.data], e.state1.weight, e.state1.bias, WeightLayout::in_out, "state_encoder.layer1");
-  add(pm.precompute[e.state2.weight.data], e.state2.weight, e.state2.bias, WeightLayout::in_out, "state_encoder.layer2");
+  packer.add(pm.proj_out_2, w.proj_out_2.weight, w.proj_out_2.bias, WeightLayout::out_in, "proj_out_2");
   if (c.use_vlln) {
     pm.vectors[w.vlln_weight.data] = to_floats(w.vlln_weight);
     pm.vectors[w.vlln_bias.data] = to_floats(w.vlln_bias);
   }
   for (const model::VlLayer& layer : w.vl_layers) {
     for (const model::Linear* l : {&layer.q, &layer.k, &layer.v, &layer.out, &layer.ff1, &layer.ff2})
-      add(pm.precompute[l->weight.data], l->weight, l->bias, WeightLayout::out_in, "vl_self_attention");
+      packer.add(pm.precompute[l->weight.data], l->weight, l->bias, WeightLayout::out_in, "vl_self_attention");
     for (const TensorView* v : {&layer.norm1_weight, &layer.norm1_bias, &layer.norm3_weight, &layer.norm3_bias})
       pm.vectors[v->data] = to_floats(*v);
   }
-  parallel_ranges(int(jobs.size()), threads, [&](int j0, int j1) {
-    for (int j = j0; j < j1; ++j) jobs[j].run();
-  });
+  packer.run(threads);
 
   // weight-only tables, once, in float64
-  const auto tables = model::precompute_steps<double>(ref::Float64Ops{threads}, w, e);
+  const auto tables = model::dit_step_tables<double>(ref::Float64Ops{threads}, w);
   for (int s = 0; s < c.n_steps; ++s) {
     for (double v : tables.adaln[s].data) pm.adaln.push_back(float(v));
     for (double v : tables.out_modulation[s].data) pm.out_shift_scale.push_back(float(v));
   }
-  for (double v : tables.tau_bias.data) pm.tau_bias.push_back(float(v));
   pm.position_rows.resize(std::size_t(c.horizon) * D);
   for (int r = 0; r < c.horizon; ++r)
     for (int i = 0; i < D; ++i) pm.position_rows[std::size_t(r) * D + i] = float(w.position(r, i));
   if (c.n_future > 0) pm.future_tokens = to_floats(w.future_tokens);
   return pm;
+}
+
+PackedEmbodiment pack_embodiment(const model::Weights& w, int id, PackedModel& pm, int threads) {
+  const int D = w.config.dims.width;
+  PackedEmbodiment pe;
+  pe.source = w.embodiment(id);
+  const model::EmbodimentWeights& e = pe.source;
+  Packer packer{pm.format};
+  packer.add(pe.enc1, e.enc1.weight, e.enc1.bias, WeightLayout::in_out, "action_encoder.W1");
+  const TensorView enc2_action{e.enc2.weight.dtype, {D, D}, e.enc2.weight.data};  // rows 0..D-1: the action half
+  packer.add(pe.enc2_action, enc2_action, e.enc2.bias, WeightLayout::in_out, "action_encoder.W2");
+  packer.add(pe.enc3, e.enc3.weight, e.enc3.bias, WeightLayout::in_out, "action_encoder.W3");
+  packer.add(pe.dec1, e.dec1.weight, e.dec1.bias, WeightLayout::in_out, "action_decoder.layer1");
+  packer.add(pe.dec2, e.dec2.weight, e.dec2.bias, WeightLayout::in_out, "action_decoder.layer2");
+  packer.add(pm.precompute[e.state1.weight.data], e.state1.weight, e.state1.bias, WeightLayout::in_out, "state_encoder.layer1");
+  packer.add(pm.precompute[e.state2.weight.data], e.state2.weight, e.state2.bias, WeightLayout::in_out, "state_encoder.layer2");
+  packer.run(threads);
+  const auto tau = model::tau_bias_table<double>(ref::Float64Ops{threads}, w, e);
+  for (double v : tau.data) pe.tau_bias.push_back(float(v));
+  return pe;
 }
 
 }  // namespace ditmk::cpu

@@ -24,11 +24,19 @@ struct PackedBlock {
   PackedLinear out, ff1, ff2;
 };
 
+// One embodiment's encoders and decoder (GR00T's category-specific layers), packed on its first use.
+// Its state encoder is packed into PackedModel::precompute with the other per-call weights.
+struct PackedEmbodiment {
+  model::EmbodimentWeights source;  // the views it was packed from
+  PackedLinear enc1, enc2_action, enc3, dec1, dec2;
+  std::vector<float> tau_bias;      // [step][D]: W2's tau half applied to tau(t), plus b2
+};
+
 struct PackedModel {
   model::ModelConfig config;
   WeightFormat format = WeightFormat::bf16;
   std::vector<PackedBlock> blocks;
-  PackedLinear proj_out_2, enc1, enc2_action, enc3, dec1, dec2;
+  PackedLinear proj_out_2;
   // Weights of the per-call precompute (VL stack, cross K/V, state encoder), found by the address
   // of their source tensor so the shared precompute code can name them by model::Linear.
   std::map<const std::byte*, PackedLinear> precompute;
@@ -36,13 +44,13 @@ struct PackedModel {
 
   std::vector<float> adaln;        // [step][block][scale | shift][D]
   std::vector<float> out_shift_scale;  // [step][shift | scale][D]
-  std::vector<float> tau_bias;     // [step][D]: W2's tau half applied to tau(t), plus b2
   std::vector<float> position_rows;  // [H][D]
   std::vector<float> future_tokens;  // [F][D]
 
-  // Bytes of packed weights one Euler step streams, and its multiply-add count x 2.
-  std::size_t step_weight_bytes() const;
-  double step_flops() const;
+  // Bytes of packed weights one Euler step streams, and its multiply-add count x 2 (with one
+  // embodiment's encoders and decoder).
+  std::size_t step_weight_bytes(const PackedEmbodiment& embodiment) const;
+  double step_flops(const PackedEmbodiment& embodiment) const;
   // Bytes the per-call precompute streams (VL stack, cross K/V, state encoder).
   std::size_t precompute_weight_bytes() const;
 
@@ -50,6 +58,9 @@ struct PackedModel {
   const float* vector(const TensorView& v) const;
 };
 
-PackedModel pack_model(const model::Weights& weights, int embodiment, WeightFormat format, int threads);
+// Everything but the embodiment-specific layers.
+PackedModel pack_model(const model::Weights& weights, WeightFormat format, int threads);
+// Embodiment `id`'s layers; its state encoder goes into model.precompute.
+PackedEmbodiment pack_embodiment(const model::Weights& weights, int id, PackedModel& model, int threads);
 
 }  // namespace ditmk::cpu

@@ -97,15 +97,29 @@ CallInputs<T> precompute_call(const Ops& ops, const Weights& w, const Embodiment
   return in;
 }
 
+// The action encoder's tau bias of every step: W2's tau half applied to tau(t), plus b2 ([steps, D]).
 template <typename T, typename Ops>
-StepTables<T> precompute_steps(const Ops& ops, const Weights& w, const EmbodimentWeights& e) {
+Matrix<T> tau_bias_table(const Ops& ops, const Weights& w, const EmbodimentWeights& e) {
   const ModelConfig& c = w.config;
   const int D = c.dims.width;
-  StepTables<T> tables;
-  tables.tau_bias = Matrix<T>(c.n_steps, D);
+  Matrix<T> table(c.n_steps, D);
   // W2 = [a half; tau half] in [in, out] layout: the tau half is rows D..2D-1
   const std::size_t elem = dtype_size(e.enc2.weight.dtype);
   const Linear tau_half{{e.enc2.weight.dtype, {D, D}, e.enc2.weight.data + std::size_t(D) * D * elem}, e.enc2.bias};
+  for (int s = 0; s < c.n_steps; ++s) {
+    const Matrix<T> tau = matrix_from<T>(tau_sinusoid(c.step_bucket(s), D), 1, D);
+    const Matrix<T> bias = ops.linear_kn(tau, tau_half, Act::none);
+    std::copy(bias.data.begin(), bias.data.end(), table.row(s));
+  }
+  return table;
+}
+
+// The tables every embodiment shares: AdaLN rows and the output modulation of every step.
+template <typename T, typename Ops>
+StepTables<T> dit_step_tables(const Ops& ops, const Weights& w) {
+  const ModelConfig& c = w.config;
+  const int D = c.dims.width;
+  StepTables<T> tables;
   for (int s = 0; s < c.n_steps; ++s) {
     const int t = c.step_bucket(s);
     const Matrix<T> emb = matrix_from<T>(timestep_sinusoid(t, c.dims.temb_channels), 1, c.dims.temb_channels);
@@ -121,10 +135,14 @@ StepTables<T> precompute_steps(const Ops& ops, const Weights& w, const Embodimen
     Matrix<T> out(2, D);
     std::copy(m.data.begin(), m.data.end(), out.row(0));
     tables.out_modulation.push_back(std::move(out));
-    const Matrix<T> tau = matrix_from<T>(tau_sinusoid(t, D), 1, D);
-    const Matrix<T> bias = ops.linear_kn(tau, tau_half, Act::none);
-    std::copy(bias.data.begin(), bias.data.end(), tables.tau_bias.row(s));
   }
+  return tables;
+}
+
+template <typename T, typename Ops>
+StepTables<T> precompute_steps(const Ops& ops, const Weights& w, const EmbodimentWeights& e) {
+  StepTables<T> tables = dit_step_tables<T>(ops, w);
+  tables.tau_bias = tau_bias_table<T>(ops, w, e);
   return tables;
 }
 
