@@ -123,7 +123,7 @@ TEST_F(BadInput, NaNInFeatures) {
 TEST_F(BadInput, UnknownEmbodiment) {
   const TinyFixture& f = tiny_fixture(Version::n15);
   expect_rejected("--checkpoint " + f.release + " --embodiment warehouse_bot", "warehouse_bot");
-  expect_rejected("--checkpoint " + f.release + " --embodiment 17", "--embodiment 17");
+  expect_rejected("--checkpoint " + f.release + " --embodiment 17", "embodiment 17: id outside");
 }
 
 TEST_F(BadInput, MaskWithNoAdmissibleKey) {

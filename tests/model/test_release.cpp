@@ -78,7 +78,7 @@ TEST_P(TinyRelease, LoaderDetectsWhatWasWritten) {
     w.resolve_embodiment("gr1");
     FAIL();
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("unknown embodiment"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("embodiment 'gr1': unknown"), std::string::npos);
   }
   // the embodiment slice points at slot e of the category weights
   const EmbodimentWeights e = w.embodiment(2);

@@ -42,7 +42,7 @@ TEST(PackCommand, BadInputGivesOneLineAndNoOutput) {
   expect_one_line_error("--checkpoint " + release + " --dtype fp8", out, "fp8");
   expect_one_line_error("--checkpoint " + release + " --dtype fp32", out, "--dtype fp32");
   expect_one_line_error("--checkpoint " + release + " --embodiment robot_x", out, "robot_x");
-  expect_one_line_error("--checkpoint " + release + " --embodiment 7", out, "--embodiment 7");
+  expect_one_line_error("--checkpoint " + release + " --embodiment 7", out, "embodiment 7");
   expect_one_line_error("--checkpoint " + release + " --version n16", out, "--version n16");
   fs::create_directory(out);
   io::write_file_atomic((out / "keep").string(), "x");

@@ -1,28 +1,31 @@
+// `ditmk run`: open the action head once (ditmk::ActionHead, the same class the Python module and
+// the server use) and denoise one observation, --repeat times on the loaded head.
 #include <fmt/format.h>
 
 #include <chrono>
 #include <nlohmann/json.hpp>
 
-#include "ditmk/cli/backends.hpp"
+#include "ditmk/api/ditmk.hpp"
 #include "ditmk/cli/commands.hpp"
 #include "ditmk/cli/model_source.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/npy.hpp"
-#include "ditmk/model/config_json.hpp"
-#include "ditmk/model/synthetic.hpp"
 
 namespace ditmk::cli {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 struct RunOptions {
   ModelSource model;
-  std::string observation, embodiment, noise, backend, out;
+  std::string observation, embodiment, noise, backend = "cpu", out, dtype = "bf16", isa;
   uint64_t seed = 0;
-  int image_token_id = -1;
+  int image_token_id = -1, threads = 0, repeat = 1;
   bool json = false;
-  BackendOptions backend_options;
 };
+
+double ms_since(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
 
 Tensor to_f32(const Matrix<double>& m) {
   Tensor t(DType::F32, {m.rows, m.cols});
@@ -50,39 +53,51 @@ void write_output(const std::string& path, const model::DenoiseResult& r) {
 }
 
 void run(const RunOptions& opt) {
-  const model::Weights weights = load_model(opt.model);
-  const model::ModelConfig& config = weights.config;
-  const int embodiment = weights.resolve_embodiment(opt.embodiment.empty() ? default_embodiment(config) : opt.embodiment);
-  int image_token = opt.image_token_id;
-  if (image_token < 0) image_token = model::image_token_index(weights.checkpoint->config());
-  const model::Observation obs = opt.observation.empty()
-                                     ? model::synthetic_observation(config, 0)
-                                     : model::load_observation(opt.observation, config, image_token);
-  const Matrix<double> noise = opt.noise.empty()
-                                   ? model::noise_matrix(model::synthetic_noise(config, opt.seed).view(), config, "noise")
-                                   : model::noise_matrix(io::read_npy(opt.noise).view(), config, opt.noise);
-  const std::string backend = opt.backend.empty() ? backend_names().front() : opt.backend;
-  const auto start = std::chrono::steady_clock::now();
-  const model::DenoiseResult result = run_backend(backend, weights, embodiment, obs, noise, opt.backend_options);
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  for (double v : result.actions.data)
-    if (!std::isfinite(v)) fail("the {} backend produced non-finite actions", backend);
+  const auto open_start = Clock::now();
+  ActionHead head({opt.model.checkpoint, opt.model.version, opt.backend, opt.dtype, opt.threads, opt.isa,
+                   opt.model.mask_padding});
+  const double open_ms = ms_since(open_start);
+  const ModelInfo& info = head.info();
+  const model::Observation obs =
+      opt.observation.empty() ? head.synthetic_observation(0) : head.load_observation(opt.observation, opt.image_token_id);
+  CallOptions call;
+  call.embodiment = opt.embodiment;
+  call.seed = opt.seed;
+  Tensor noise;
+  if (!opt.noise.empty()) {
+    noise = io::read_npy(opt.noise);
+    call.noise = noise.view();
+    call.noise_name = opt.noise;
+  }
+  const int slot = head.embodiment_slot(opt.embodiment);
+  model::DenoiseResult result;
+  std::vector<double> call_ms;
+  for (int i = 0; i < opt.repeat; ++i) {
+    const auto start = Clock::now();
+    result = head.get_action(obs, call);
+    call_ms.push_back(ms_since(start));
+  }
   if (!opt.out.empty()) write_output(opt.out, result);
   if (opt.json) {
     std::vector<std::vector<double>> rows;
     for (int r = 0; r < result.actions.rows; ++r) rows.emplace_back(result.actions.row(r), result.actions.row(r) + result.actions.cols);
-    fmt::print("{}\n", nlohmann::json{{"version", model::version_name(config.version)},
-                                      {"checkpoint", weights.checkpoint->path()},
-                                      {"backend", backend},
-                                      {"embodiment", embodiment},
-                                      {"horizon", config.horizon},
-                                      {"action_dim", config.action_dim},
-                                      {"ms", ms},
+    fmt::print("{}\n", nlohmann::json{{"version", info.version},
+                                      {"checkpoint", info.checkpoint},
+                                      {"backend", info.backend},
+                                      {"isa", info.isa},
+                                      {"embodiment", slot},
+                                      {"horizon", info.horizon},
+                                      {"action_dim", info.action_dim},
+                                      {"open_ms", open_ms},
+                                      {"ms", call_ms.back()},
+                                      {"call_ms", call_ms},
                                       {"actions", rows}}.dump());
     return;
   }
-  fmt::print("{} {} blocks, embodiment {}, backend {}: actions [{}, {}] in {:.1f} ms\n", model::version_name(config.version),
-             config.n_blocks, embodiment, backend, config.horizon, config.action_dim, ms);
+  fmt::print("{} {} blocks, embodiment {}, backend {}: opened in {:.1f} ms\n", info.version, info.n_blocks, slot,
+             info.backend, open_ms);
+  for (std::size_t i = 0; i < call_ms.size(); ++i)
+    fmt::print("  call {}: actions [{}, {}] in {:.1f} ms\n", i + 1, info.horizon, info.action_dim, call_ms[i]);
   for (int r = 0; r < std::min(result.actions.rows, 4); ++r) {
     fmt::print("  a[{}] =", r);
     for (int i = 0; i < std::min(result.actions.cols, 6); ++i) fmt::print(" {:+.4f}", result.actions(r, i));
@@ -102,10 +117,13 @@ void add_run(CLI::App& app) {
   cmd->add_option("--image-token-id", opt->image_token_id, "token id of image tokens in input_ids");
   cmd->add_option("--noise", opt->noise, ".npy [H, A] initial noise (default: seeded Gaussian)");
   cmd->add_option("--seed", opt->seed, "noise seed");
-  cmd->add_option("--backend", opt->backend, "executor (default: the fastest)")->check(CLI::IsMember(backend_names()));
-  cmd->add_option("--dtype", opt->backend_options.dtype, "weight format of the fast executor")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32"}));
-  cmd->add_option("--threads", opt->backend_options.threads, "worker threads (default: one per core)")->check(CLI::Range(1, 1024));
-  cmd->add_option("--isa", opt->backend_options.isa, "cap the CPU instruction set")->check(CLI::IsMember({"portable", "avx2", "avx512", "amx"}));
+  cmd->add_option("--backend", opt->backend, "executor: cpu (fast, default), ref (float64 oracle), emu (emulated megakernel)")
+      ->check(CLI::IsMember({"cpu", "ref", "emu"}));
+  cmd->add_option("--dtype", opt->dtype, "weight format of the fast executor")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32"}));
+  cmd->add_option("--threads", opt->threads, "worker threads (default: one per core)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--isa", opt->isa, "cap the CPU instruction set")->check(CLI::IsMember({"portable", "avx2", "avx512", "amx"}));
+  cmd->add_option("--repeat", opt->repeat, "calls on the one loaded head, each timed (load and per-call cost apart)")
+      ->check(CLI::Range(1, 100000));
   cmd->add_option("--out", opt->out, "actions as .npy (float32), or .npz with actions and per-step velocities (float64)");
   cmd->add_flag("--json", opt->json, "print the result as JSON");
   cmd->callback([opt] { run(*opt); });

@@ -12,6 +12,17 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
+// A path that does not exist (the Python module raises FileNotFoundError for it).
+class NotFound : public Error {
+ public:
+  explicit NotFound(const std::string& message) : Error(message) {}
+};
+
+template <typename... Args>
+[[noreturn]] void fail_not_found(fmt::format_string<Args...> format, Args&&... args) {
+  throw NotFound(fmt::format(format, std::forward<Args>(args)...));
+}
+
 template <typename... Args>
 [[noreturn]] void fail(fmt::format_string<Args...> format, Args&&... args) {
   throw Error(fmt::format(format, std::forward<Args>(args)...));

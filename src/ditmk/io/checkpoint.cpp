@@ -20,7 +20,7 @@ Checkpoint Checkpoint::open(const std::string& path) {
   Checkpoint ckpt;
   ckpt.path_ = path;
   std::error_code ec;
-  if (!fs::exists(path, ec)) fail("{}: no such file or directory", path);
+  if (!fs::exists(path, ec)) fail_not_found("{}: no such file or directory", path);
   if (!fs::is_directory(path, ec)) {
     ckpt.files_.push_back(std::make_shared<SafetensorsFile>(path));
     for (const auto& [name, entry] : ckpt.files_[0]->entries()) ckpt.where_[name] = 0;

@@ -14,7 +14,10 @@ namespace ditmk::io {
 
 MappedFile::MappedFile(const std::string& path) : path_(path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail("{}: cannot open: {}", path, std::strerror(errno));
+  if (fd < 0) {
+    if (errno == ENOENT) fail_not_found("{}: no such file", path);
+    fail("{}: cannot open: {}", path, std::strerror(errno));
+  }
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);

@@ -132,7 +132,10 @@ std::map<std::string, Tensor> read_npz(const std::string& path) {
   int error = 0;
   zip_t* archive = zip_open(path.c_str(), ZIP_RDONLY, &error);
   if (archive == nullptr) {
-    if (access(path.c_str(), R_OK) != 0) fail("{}: cannot open: {}", path, std::strerror(errno));
+    if (access(path.c_str(), R_OK) != 0) {
+      if (errno == ENOENT) fail_not_found("{}: no such file", path);
+      fail("{}: cannot open: {}", path, std::strerror(errno));
+    }
     fail("{}: not an .npz archive", path);
   }
   std::unique_ptr<zip_t, decltype(&zip_discard)> guard(archive, zip_discard);

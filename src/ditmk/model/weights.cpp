@@ -177,14 +177,14 @@ int Weights::resolve_embodiment(const std::string& text) const {
   int id = -1;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
   if (ec == std::errc() && end == text.data() + text.size()) {
-    require(id >= 0 && id < config.n_embodiments, "--embodiment {}: id outside 0..{}", id, config.n_embodiments - 1);
+    require(id >= 0 && id < config.n_embodiments, "embodiment {}: id outside 0..{}", id, config.n_embodiments - 1);
     return id;
   }
   const auto it = config.embodiment_ids.find(text);
   if (it == config.embodiment_ids.end()) {
     std::string known;
     for (const auto& [tag, slot] : config.embodiment_ids) known += fmt::format("{}{}={}", known.empty() ? "" : ", ", tag, slot);
-    fail("--embodiment '{}': unknown embodiment (known: {})", text, known.empty() ? "numeric ids only" : known);
+    fail("embodiment '{}': unknown (known: {})", text, known.empty() ? "numeric ids only" : known);
   }
   require(it->second >= 0 && it->second < config.n_embodiments, "embodiment '{}' maps to slot {} outside 0..{}", text,
           it->second, config.n_embodiments - 1);

@@ -1,0 +1,108 @@
+#include <chrono>
+
+#include "ditmk/api/backend.hpp"
+#include "ditmk/api/ditmk.hpp"
+#include "ditmk/model/config_json.hpp"
+#include "ditmk/model/synthetic.hpp"
+
+namespace ditmk {
+
+nlohmann::json ModelInfo::to_json() const {
+  return {{"version", version},         {"checkpoint", checkpoint},       {"backend", backend},
+          {"dtype", dtype},             {"isa", isa},                     {"threads", threads},
+          {"n_blocks", n_blocks},       {"width", width},                 {"heads", heads},
+          {"head_dim", head_dim},       {"context_dim", context_dim},     {"vl_layers", vl_layers},
+          {"future_tokens", future_tokens}, {"action_dim", action_dim},   {"state_dim", state_dim},
+          {"state_history", state_history}, {"horizon", horizon},         {"n_steps", n_steps},
+          {"n_embodiments", n_embodiments}, {"embodiments", embodiments}, {"default_embodiment", default_embodiment},
+          {"mask_padding", mask_padding}};
+}
+
+struct ActionHead::State {
+  model::Weights weights;
+  ModelInfo info;
+  int default_slot = 0;
+  int image_token_id = -1;
+  std::unique_ptr<api::Backend> backend;
+};
+
+namespace {
+
+model::Weights open_weights(const OpenOptions& o) {
+  model::Weights w = o.checkpoint.empty()
+                         ? model::load_weights(model::ensure_default_model(model::parse_version(o.version)))
+                         : model::load_weights(o.checkpoint);
+  w.config.mask_padding = o.mask_padding;
+  return w;
+}
+
+ModelInfo describe_head(const model::Weights& w, const OpenOptions& o, const api::Backend& backend) {
+  const model::ModelConfig& c = w.config;
+  ModelInfo i;
+  i.version = model::version_name(c.version);
+  i.checkpoint = w.checkpoint->path();
+  i.backend = o.backend, i.dtype = o.backend == "ref" ? "float64" : o.dtype, i.isa = backend.isa();
+  i.threads = backend.threads();
+  i.n_blocks = c.n_blocks, i.width = c.dims.width, i.heads = c.dims.n_heads, i.head_dim = c.dims.head_dim;
+  i.context_dim = c.dims.ctx_dim, i.vl_layers = c.vl_layers, i.future_tokens = c.n_future;
+  i.action_dim = c.action_dim, i.state_dim = c.state_dim, i.state_history = c.state_history, i.horizon = c.horizon;
+  i.n_steps = c.n_steps, i.n_embodiments = c.n_embodiments, i.embodiments = c.embodiment_ids;
+  i.default_embodiment = c.embodiment_ids.count("new_embodiment") ? "new_embodiment" : "0";
+  i.mask_padding = c.mask_padding;
+  return i;
+}
+
+}  // namespace
+
+ActionHead::ActionHead(const OpenOptions& options) : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.weights = open_weights(options);
+  s.image_token_id = model::image_token_index(s.weights.checkpoint->config());
+  const std::string default_tag = s.weights.config.embodiment_ids.count("new_embodiment") ? "new_embodiment" : "0";
+  s.default_slot = s.weights.resolve_embodiment(default_tag);
+  s.backend = api::open_backend(s.weights, s.default_slot, options);
+  s.info = describe_head(s.weights, options, *s.backend);
+}
+
+ActionHead::~ActionHead() = default;
+ActionHead::ActionHead(ActionHead&&) noexcept = default;
+ActionHead& ActionHead::operator=(ActionHead&&) noexcept = default;
+
+const ModelInfo& ActionHead::info() const { return state_->info; }
+const model::Weights& ActionHead::weights() const { return state_->weights; }
+
+model::Observation ActionHead::observation(const model::ObservationArrays& arrays, const std::string& what) const {
+  return model::make_observation(arrays, state_->weights.config, what, state_->image_token_id);
+}
+
+model::Observation ActionHead::load_observation(const std::string& npz, int image_token_id) const {
+  return model::load_observation(npz, state_->weights.config, image_token_id >= 0 ? image_token_id : state_->image_token_id);
+}
+
+model::Observation ActionHead::synthetic_observation(uint64_t seed) const {
+  return model::synthetic_observation(state_->weights.config, seed);
+}
+
+int ActionHead::embodiment_slot(const std::string& id_or_tag) const {
+  return id_or_tag.empty() ? state_->default_slot : state_->weights.resolve_embodiment(id_or_tag);
+}
+
+model::DenoiseResult ActionHead::get_action(const model::Observation& obs, const CallOptions& call) {
+  State& s = *state_;
+  const model::ModelConfig& c = s.weights.config;
+  const int slot = embodiment_slot(call.embodiment);
+  Matrix<double> noise;
+  if (call.noise) {
+    TensorView view = *call.noise;
+    if (view.shape.size() == 3 && view.shape[0] == 1) view.shape.erase(view.shape.begin());  // a batch of one
+    noise = model::noise_matrix(view, c, call.noise_name);
+  } else {
+    noise = model::noise_matrix(model::synthetic_noise(c, call.seed).view(), c, "noise");
+  }
+  model::DenoiseResult result = s.backend->run(obs, noise, slot);
+  for (double v : result.actions.data)
+    if (!std::isfinite(v)) fail("the {} backend produced non-finite actions", s.info.backend);
+  return result;
+}
+
+}  // namespace ditmk

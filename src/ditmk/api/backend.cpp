@@ -1,0 +1,77 @@
+#include "ditmk/api/backend.hpp"
+
+#include <map>
+
+#include "ditmk/core/parallel.hpp"
+#include "ditmk/cpu/engine.hpp"
+#include "ditmk/ref/action_head.hpp"
+#include "ditmk/tt/kernel/emu_executor.hpp"
+
+namespace ditmk::api {
+
+namespace {
+
+class CpuBackend : public Backend {
+ public:
+  CpuBackend(const model::Weights& w, int embodiment, const OpenOptions& o, int threads)
+      : engine_(w, embodiment, {threads, cpu::parse_weight_format(o.dtype), o.isa}) {}
+  model::DenoiseResult run(const model::Observation& obs, const Matrix<double>& noise, int embodiment) override {
+    engine_.use_embodiment(embodiment);
+    return engine_.run(obs, noise);
+  }
+  std::string isa() const override { return std::string(cpu::isa_name(engine_.isa())); }
+  int threads() const override { return engine_.threads(); }
+
+ private:
+  cpu::Engine engine_;
+};
+
+// The float64 oracle; an embodiment's step tables are computed on its first call and kept.
+class RefBackend : public Backend {
+ public:
+  RefBackend(const model::Weights& w, int embodiment, int threads) : weights_(w), threads_(threads) { head(embodiment); }
+  model::DenoiseResult run(const model::Observation& obs, const Matrix<double>& noise, int embodiment) override {
+    return head(embodiment).run(obs, noise);
+  }
+  std::string isa() const override { return "float64"; }
+  int threads() const override { return threads_; }
+
+ private:
+  const ref::ActionHead& head(int embodiment) {
+    auto& slot = heads_[embodiment];
+    if (!slot) slot = std::make_unique<ref::ActionHead>(weights_, embodiment, threads_);
+    return *slot;
+  }
+  const model::Weights& weights_;
+  int threads_;
+  std::map<int, std::unique_ptr<ref::ActionHead>> heads_;
+};
+
+// The megakernel on the emulated Blackhole chip: every call plans, loads and launches anew, as the
+// host of a real chip would for a new call.
+class EmuBackend : public Backend {
+ public:
+  EmuBackend(const model::Weights& w, const OpenOptions& o, int threads)
+      : weights_(w), options_{tt::parse_tile_format(o.dtype), threads} {}
+  model::DenoiseResult run(const model::Observation& obs, const Matrix<double>& noise, int embodiment) override {
+    return tt::kernel::EmuExecutor(weights_, embodiment, options_).denoise(obs, noise).denoise;
+  }
+  std::string isa() const override { return "emulated Blackhole"; }
+  int threads() const override { return options_.threads; }
+
+ private:
+  const model::Weights& weights_;
+  tt::kernel::EmuOptions options_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> open_backend(const model::Weights& w, int embodiment, const OpenOptions& o) {
+  const int threads = o.threads > 0 ? o.threads : hardware_threads();
+  if (o.backend == "cpu") return std::make_unique<CpuBackend>(w, embodiment, o, threads);
+  if (o.backend == "ref") return std::make_unique<RefBackend>(w, embodiment, threads);
+  if (o.backend == "emu") return std::make_unique<EmuBackend>(w, o, threads);
+  fail("backend '{}': unknown (expected cpu, ref or emu)", o.backend);
+}
+
+}  // namespace ditmk::api

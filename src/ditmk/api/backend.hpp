@@ -1,0 +1,23 @@
+#pragma once
+// The executors an ActionHead runs on, behind one interface: each keeps what it prepared at open
+// (packed weights, per-embodiment tables) and runs one denoise per call.
+#include <memory>
+#include <string>
+
+#include "ditmk/api/ditmk.hpp"
+
+namespace ditmk::api {
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual model::DenoiseResult run(const model::Observation& obs, const Matrix<double>& noise, int embodiment) = 0;
+  virtual std::string isa() const = 0;  // the instruction set in use, or how it computes
+  virtual int threads() const = 0;
+};
+
+// The backend `options.backend` names, opened on `weights` (which must outlive it); `embodiment` is
+// prepared now, others on their first call.
+std::unique_ptr<Backend> open_backend(const model::Weights& weights, int embodiment, const OpenOptions& options);
+
+}  // namespace ditmk::api
