@@ -8,7 +8,9 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libhwy-dev libdnnl-dev pybind11-dev libzip-dev
-  python3 python3-dev python3-numpy python3-torch
+  libzmq3-dev cppzmq-dev libmsgpack-cxx-dev
+  clang-14 libclang-rt-14-dev
+  python3 python3-dev python3-numpy python3-torch python3-pytest python3-zmq python3-msgpack
 )
 
 missing=()

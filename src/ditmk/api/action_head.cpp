@@ -56,6 +56,7 @@ ModelInfo describe_head(const model::Weights& w, const OpenOptions& o, const api
 
 ActionHead::ActionHead(const OpenOptions& options) : state_(std::make_unique<State>()) {
   State& s = *state_;
+  api::check_backend_options(options);
   s.weights = open_weights(options);
   s.image_token_id = model::image_token_index(s.weights.checkpoint->config());
   const std::string default_tag = s.weights.config.embodiment_ids.count("new_embodiment") ? "new_embodiment" : "0";

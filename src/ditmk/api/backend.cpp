@@ -66,6 +66,15 @@ class EmuBackend : public Backend {
 
 }  // namespace
 
+void check_backend_options(const OpenOptions& o) {
+  if (o.backend != "cpu" && o.backend != "ref" && o.backend != "emu")
+    fail("backend '{}': unknown (expected cpu, ref or emu)", o.backend);
+  if (o.backend == "cpu") cpu::parse_weight_format(o.dtype);
+  if (o.backend == "emu") tt::parse_tile_format(o.dtype);
+  if (!o.isa.empty()) cpu::parse_isa(o.isa);
+  require(o.threads >= 0, "threads {}: must be positive (0: one per core)", o.threads);
+}
+
 std::unique_ptr<Backend> open_backend(const model::Weights& w, int embodiment, const OpenOptions& o) {
   const int threads = o.threads > 0 ? o.threads : hardware_threads();
   if (o.backend == "cpu") return std::make_unique<CpuBackend>(w, embodiment, o, threads);

@@ -16,6 +16,9 @@ class Backend {
   virtual int threads() const = 0;
 };
 
+// Error naming the option when backend, dtype or isa is not one ditmk has (checked before any loading).
+void check_backend_options(const OpenOptions& options);
+
 // The backend `options.backend` names, opened on `weights` (which must outlive it); `embodiment` is
 // prepared now, others on their first call.
 std::unique_ptr<Backend> open_backend(const model::Weights& weights, int embodiment, const OpenOptions& options);

@@ -1,0 +1,98 @@
+"""ditmk: the GR00T N1.5 / N1.6 / N1.7 action head, loaded once and called many times.
+
+    import ditmk
+    head = ditmk.ActionHead(checkpoint="path/to/release", backend="cpu", dtype="bf16")
+    actions = head.get_action(features, attention_mask=mask, state=state, embodiment="gr1", seed=0)
+
+`ditmk.groot` is the drop-in for the released GR00T policy code. Errors raise ValueError (bad input),
+FileNotFoundError (a path that does not exist) or RuntimeError, with the one-line messages of the
+`ditmk` command; a call that fails leaves the head ready for the next one.
+"""
+import numpy as np
+
+from . import _ditmk
+
+__all__ = ["ActionHead", "inspect", "make_checkpoint"]
+
+
+def _is_torch(x):
+    return type(x).__module__.startswith("torch")
+
+
+def _array(x, name):
+    """(C-contiguous numpy array, dtype name) for a numpy array or a CPU torch tensor, without a copy
+    where the layout allows one. bfloat16 tensors travel as their raw 16-bit words."""
+    if _is_torch(x):
+        import torch
+
+        x = x.detach()
+        if x.device.type != "cpu":
+            x = x.cpu()
+        x = x.contiguous()
+        if x.dtype == torch.bfloat16:
+            return x.view(torch.int16).numpy(), "bfloat16"
+        array = x.numpy()
+    elif isinstance(x, np.ndarray):
+        array = np.ascontiguousarray(x)
+    else:
+        raise ValueError(f"{name}: expected a numpy array or a torch tensor, got {type(x).__name__}")
+    return array, array.dtype.name
+
+
+class ActionHead:
+    """A resident action head: the release is mapped and its weights packed once, here.
+
+    checkpoint: a release directory or .safetensors file; None: the built-in model of `version`
+    (a full-size synthetic release generated into ~/.cache/ditmk on first use).
+    backend: "cpu" (the fast engine), "ref" (the float64 oracle) or "emu" (the emulated megakernel).
+    dtype: weight format, "bf16", "bfp8_b" or "fp32". threads: None for one per core.
+    isa: cap on the CPU instruction set ("portable", "avx2", "avx512"); None for the best.
+    mask_padding: the opt-in deviation from the releases (docs/model.md): never attend padding tokens.
+    """
+
+    def __init__(self, checkpoint=None, version="n15", backend="cpu", dtype="bf16", threads=None, isa=None,
+                 mask_padding=False):
+        self._head = _ditmk.Head(checkpoint="" if checkpoint is None else str(checkpoint), version=version,
+                                 backend=backend, dtype=dtype, threads=0 if threads is None else int(threads),
+                                 isa=isa or "", mask_padding=bool(mask_padding))
+        self.info = self._head.info
+
+    def get_action(self, features, attention_mask=None, image_mask=None, state=None, embodiment="new_embodiment",
+                   noise=None, seed=0, return_velocities=False):
+        """One denoise. features [S, ctx] (or [1, S, ctx]) float32/float16/bfloat16; attention_mask and
+        image_mask [S] bool or 0/1 integers; state [state_dim] (N1.7 with a state history: [L, state_dim]);
+        embodiment: tag or slot id; noise [H, A] (else drawn from `seed` by ditmk's own generator).
+        Returns the actions [H, A] float32, and with return_velocities also every step's velocity
+        [steps, H, A]."""
+        arrays = {"features": _array(features, "features")}
+        for name, value in (("attention_mask", attention_mask), ("image_mask", image_mask), ("state", state)):
+            if value is not None:
+                arrays[name] = _array(value, name)
+        if embodiment is None:
+            embodiment = ""
+        elif not isinstance(embodiment, str):
+            embodiment = str(int(embodiment))
+        if embodiment == "new_embodiment" and "new_embodiment" not in self.info["embodiments"]:
+            embodiment = ""  # the release's default embodiment
+        noise_array = None if noise is None else _array(noise, "noise")
+        actions, velocities = self._head.get_action(arrays, embodiment, noise_array, int(seed), bool(return_velocities))
+        return (actions, velocities) if return_velocities else actions
+
+
+    def synthetic_observation(self, seed=0):
+        """The deterministic observation `ditmk run` uses without --observation (docs/model.md,
+        "Defaults"), as keyword arguments of get_action."""
+        return self._head.synthetic_observation(int(seed))
+
+
+def inspect(path):
+    """What `ditmk inspect --json` prints: version, blocks, dims, settings, dtypes, parameter counts."""
+    return _ditmk.inspect(str(path))
+
+
+def make_checkpoint(out, version="n15", dtype="bf16", seed=0, n_blocks=0, tiny=False, shard_mb=1024):
+    """Writes a deterministic synthetic release in the released form of `version` (what
+    `ditmk make-checkpoint` writes); returns its directory."""
+    _ditmk.make_checkpoint(out=str(out), version=version, dtype=dtype, seed=int(seed), n_blocks=int(n_blocks),
+                           tiny=bool(tiny), shard_mb=int(shard_mb))
+    return str(out)

@@ -1,0 +1,133 @@
+"""The drop-in for the released GR00T action head.
+
+    head = ditmk.groot.ActionHead("path/to/release")
+    out = head.get_action(backbone_output, action_input)      # the released head's signature
+    out.action_pred                                           # [B, H, max_action_dim]
+
+    ditmk.groot.patch(policy, "path/to/release")              # a loaded GR00T policy now runs ditmk
+
+backbone_output carries backbone_features [B, S, 2048], backbone_attention_mask [B, S] and, for
+N1.6/N1.7, image_mask [B, S]; action_input carries state [B, 1, max_state_dim] (N1.7: [B, L, ...]) and
+embodiment_id [B]. Both may be dicts or objects with attribute access (transformers' BatchFeature).
+Without a `noise` argument the initial noise is drawn as the released head draws it: one call
+torch.randn(size=(B, H, max_action_dim), dtype=<features' dtype>, device=<features' device>) on
+torch's global generator, so that after the same torch.manual_seed both start from the same noise.
+The semantics are the release's (docs/model.md); nothing here imports the GR00T package.
+"""
+import numpy as np
+
+from . import ActionHead as _Head
+
+__all__ = ["ActionHead", "patch"]
+
+
+def _field(container, name, required=True):
+    """container[name] or container.name; None (or a ValueError naming it) when absent."""
+    value = None
+    if isinstance(container, dict) or hasattr(container, "keys"):
+        try:
+            value = container[name] if name in container.keys() else None
+        except (KeyError, TypeError):
+            value = None
+    if value is None:
+        value = getattr(container, name, None)
+    if value is None and required:
+        raise ValueError(f"{name}: missing from the {type(container).__name__} passed to get_action")
+    return value
+
+
+def _is_torch(x):
+    return type(x).__module__.startswith("torch")
+
+
+class _Output(dict):
+    """A dict with attribute access, for callers that read out.action_pred."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def _output(action_pred):
+    try:  # the released N1.5 model checks that the head returns a BatchFeature
+        from transformers import BatchFeature
+
+        return BatchFeature(data={"action_pred": action_pred})
+    except ImportError:
+        return _Output(action_pred=action_pred)
+
+
+class ActionHead:
+    """The released action head's inference interface over a resident ditmk head.
+
+    release_dir: the GR00T release; options: those of ditmk.ActionHead (backend, dtype, threads, isa,
+    mask_padding)."""
+
+    def __init__(self, release_dir, **options):
+        self._head = _Head(checkpoint=release_dir, **options)
+        self.info = self._head.info
+        self.action_horizon = self.info["horizon"]
+        self.action_dim = self.info["action_dim"]
+
+    def get_action(self, backbone_output, action_input, options=None, noise=None):
+        features = _field(backbone_output, "backbone_features")
+        attention_mask = _field(backbone_output, "backbone_attention_mask", required=False)
+        image_mask = _field(backbone_output, "image_mask", required=False)
+        state = _field(action_input, "state", required=False)
+        embodiment_id = _field(action_input, "embodiment_id")
+        if _field(action_input, "action", required=False) is not None:
+            raise ValueError("action: real-time chunking (a previous action chunk in action_input) is not supported")
+        if len(features.shape) != 3:
+            raise ValueError(f"backbone_features: shape {list(features.shape)} (expected [B, S, {self.info['context_dim']}])")
+        batch = features.shape[0]
+        if noise is None:
+            noise = self._draw_noise(features, batch)
+        if len(noise.shape) != 3 or noise.shape[0] != batch:
+            raise ValueError(f"noise: shape {list(noise.shape)} (expected [{batch}, {self.action_horizon}, {self.action_dim}])")
+        ids = np.asarray(embodiment_id.cpu() if _is_torch(embodiment_id) else embodiment_id).reshape(-1)
+        if ids.shape[0] != batch:
+            raise ValueError(f"embodiment_id: {ids.shape[0]} ids for a batch of {batch}")
+        per_sample = []
+        for b in range(batch):
+            per_sample.append(self._head.get_action(
+                features[b],
+                attention_mask=None if attention_mask is None else attention_mask[b],
+                image_mask=None if image_mask is None else image_mask[b],
+                state=None if state is None else state[b],
+                embodiment=int(ids[b]),
+                noise=noise[b]))
+        actions = np.stack(per_sample)
+        if _is_torch(features):
+            import torch
+
+            return _output(torch.from_numpy(actions).to(device=features.device, dtype=features.dtype))
+        return _output(actions.astype(features.dtype, copy=False))
+
+    def _draw_noise(self, features, batch):
+        size = (batch, self.action_horizon, self.action_dim)
+        try:
+            import torch
+        except ImportError:
+            return np.random.standard_normal(size).astype(np.float32)
+        if _is_torch(features):
+            return torch.randn(size=size, dtype=features.dtype, device=features.device)
+        return torch.randn(size=size, dtype=torch.float32)
+
+
+def _action_head_owner(policy_or_model):
+    """The object whose .action_head is the released head: policy.model, or the model itself."""
+    for owner in (getattr(policy_or_model, "model", None), policy_or_model):
+        if owner is not None and getattr(owner, "action_head", None) is not None:
+            return owner
+    raise ValueError(f"{type(policy_or_model).__name__}: no .model.action_head or .action_head to patch")
+
+
+def patch(policy_or_model, release_dir, **options):
+    """Replaces the get_action of a loaded GR00T policy's (or model's) action head with ditmk's, so the
+    rest of the released pipeline runs unchanged. Returns the ditmk head."""
+    head = ActionHead(release_dir, **options)
+    released = _action_head_owner(policy_or_model).action_head
+    released.get_action = head.get_action
+    return head

@@ -1,0 +1,139 @@
+// _ditmk: the C++ action head for Python. Arrays arrive as (buffer, dtype name) pairs that the
+// Python layer (python/ditmk/__init__.py) makes from numpy arrays or torch tensors; they are viewed,
+// not copied. The GIL is released for the whole call, so heads in several Python threads run at
+// once; each head serves one call at a time.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <mutex>
+
+#include "ditmk/api/ditmk.hpp"
+
+namespace py = pybind11;
+
+namespace ditmk::python {
+
+namespace {
+
+DType dtype_of(const std::string& name, const std::string& array) {
+  static const std::map<std::string, DType> names = {{"float32", DType::F32}, {"float16", DType::F16},
+                                                     {"bfloat16", DType::BF16}, {"float64", DType::F64},
+                                                     {"int64", DType::I64},   {"int32", DType::I32},
+                                                     {"bool", DType::BOOL}};
+  const auto it = names.find(name);
+  if (it == names.end()) fail("{}: dtype {} (expected float32, float16, bfloat16, float64, int64, int32 or bool)", array, name);
+  return it->second;
+}
+
+// A C-contiguous array (the Python layer makes it so) as a view; `dtype` may say bfloat16 for the
+// raw 16-bit words torch hands over.
+TensorView view_of(const py::array& a, const std::string& dtype, const std::string& name) {
+  const DType t = dtype_of(dtype, name);
+  if (std::size_t(a.itemsize()) != dtype_size(t)) fail("{}: {}-byte elements for dtype {}", name, a.itemsize(), dtype);
+  if (!(a.flags() & py::array::c_style)) fail("{}: the array is not C-contiguous", name);
+  Shape shape(a.shape(), a.shape() + a.ndim());
+  return {t, shape, static_cast<const std::byte*>(a.data())};
+}
+
+py::array_t<float> to_numpy(const Matrix<double>& m) {
+  py::array_t<float> out({m.rows, m.cols});
+  float* p = out.mutable_data();
+  for (std::size_t i = 0; i < m.data.size(); ++i) p[i] = float(m.data[i]);
+  return out;
+}
+
+py::object json_to_python(const nlohmann::json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
+
+struct Head {
+  ActionHead head;
+  std::mutex calls;
+
+  explicit Head(const OpenOptions& options) : head(options) {}
+
+  // arrays: name -> (array, dtype name); noise likewise or None.
+  py::tuple get_action(const std::map<std::string, std::pair<py::array, std::string>>& arrays, const std::string& embodiment,
+                       const std::optional<std::pair<py::array, std::string>>& noise, uint64_t seed, bool velocities) {
+    model::ObservationArrays views;
+    for (const auto& [name, array] : arrays) views[name] = view_of(array.first, array.second, name);
+    CallOptions call;
+    call.embodiment = embodiment;
+    call.seed = seed;
+    if (noise) call.noise = view_of(noise->first, noise->second, "noise");
+    model::DenoiseResult result;
+    {
+      py::gil_scoped_release released;
+      const std::lock_guard<std::mutex> one_call_at_a_time(calls);
+      result = head.get_action(head.observation(views), call);
+    }
+    py::array_t<float> actions = to_numpy(result.actions);
+    if (!velocities) return py::make_tuple(actions, py::none());
+    const int steps = int(result.velocities.size());
+    py::array_t<float> v({steps, result.actions.rows, result.actions.cols});
+    float* p = v.mutable_data();
+    for (const auto& step : result.velocities)
+      for (double x : step.data) *p++ = float(x);
+    return py::make_tuple(actions, v);
+  }
+};
+
+}  // namespace
+
+}  // namespace ditmk::python
+
+PYBIND11_MODULE(_ditmk, m) {
+  using namespace ditmk;
+  using ditmk::python::Head;
+  using ditmk::python::json_to_python;
+  m.doc() = "ditmk: the GR00T action head (see python/ditmk/__init__.py for the Python API)";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const NotFound& e) {
+      PyErr_SetString(PyExc_FileNotFoundError, e.what());
+    } catch (const Error& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+  py::class_<Head>(m, "Head")
+      .def(py::init([](const std::string& checkpoint, const std::string& version, const std::string& backend,
+                       const std::string& dtype, int threads, const std::string& isa, bool mask_padding) {
+             py::gil_scoped_release released;  // loading and packing take seconds
+             return std::make_unique<Head>(OpenOptions{checkpoint, version, backend, dtype, threads, isa, mask_padding});
+           }),
+           py::arg("checkpoint"), py::arg("version"), py::arg("backend"), py::arg("dtype"), py::arg("threads"),
+           py::arg("isa"), py::arg("mask_padding"))
+      .def_property_readonly("info", [](const Head& h) { return json_to_python(h.head.info().to_json()); })
+      .def(
+          "synthetic_observation",
+          [](const Head& h, uint64_t seed) {
+            const model::Observation obs = h.head.synthetic_observation(seed);
+            py::array_t<float> features({int64_t(obs.features.shape[0]), int64_t(obs.features.shape[1])});
+            std::copy(obs.features.as<float>(), obs.features.as<float>() + obs.features.numel(), features.mutable_data());
+            const auto masks = [](const std::vector<uint8_t>& m) {
+              py::array_t<bool> out(int64_t(m.size()));
+              std::copy(m.begin(), m.end(), out.mutable_data());
+              return out;
+            };
+            const ModelInfo& info = h.head.info();
+            py::array_t<float> state({info.state_history, info.state_dim});
+            std::copy(obs.state.begin(), obs.state.end(), state.mutable_data());
+            py::dict d;
+            d["features"] = features, d["attention_mask"] = masks(obs.attention_mask);
+            d["image_mask"] = masks(obs.image_mask), d["state"] = state;
+            return d;
+          },
+          py::arg("seed"))
+      .def("get_action", &Head::get_action, py::arg("arrays"), py::arg("embodiment"), py::arg("noise"), py::arg("seed"),
+           py::arg("velocities"));
+  m.def("inspect", [](const std::string& path) { return json_to_python(inspect(path)); }, py::arg("path"));
+  m.def(
+      "make_checkpoint",
+      [](const std::string& out, const std::string& version, const std::string& dtype, uint64_t seed, int n_blocks,
+         bool tiny, int shard_mb) {
+        py::gil_scoped_release released;
+        make_checkpoint({out, version, dtype, seed, n_blocks, shard_mb, tiny, false});
+      },
+      py::arg("out"), py::arg("version"), py::arg("dtype"), py::arg("seed"), py::arg("n_blocks"), py::arg("tiny"),
+      py::arg("shard_mb"));
+}
