@@ -13,5 +13,6 @@ void add_plan(CLI::App& app);
 void add_bench(CLI::App& app);
 void add_emulate(CLI::App& app);
 void add_pack(CLI::App& app);
+void add_serve(CLI::App& app);
 
 }  // namespace ditmk::cli

@@ -1,6 +1,7 @@
 #include "ditmk/model/observation.hpp"
 
 #include <cmath>
+#include <set>
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/npy.hpp"
@@ -27,7 +28,7 @@ std::vector<uint8_t> Observation::key_mask(KeySet keys, bool mask_padding) const
 
 namespace {
 
-std::string field(const std::string& what, const char* array) { return what.empty() ? array : what + ":" + array; }
+std::string field(const std::string& what, const std::string& array) { return what.empty() ? array : what + ":" + array; }
 
 // [n] or [1, n]: one row of per-token values
 bool one_row_of(const Shape& shape, int64_t n) {
@@ -63,13 +64,17 @@ void check_state_shape(const Shape& shape, const ModelConfig& c, const std::stri
 
 }  // namespace
 
-void validate_observation(const Observation& obs, const ModelConfig& c, const std::string& what) {
+namespace {
+
+// The checks of validate_observation; `features_name` names the features in errors.
+void check_observation(const Observation& obs, const ModelConfig& c, const std::string& what,
+                       const std::string& features_name) {
   const Shape& shape = obs.features.shape;
   if (shape.size() != 2 || shape[1] != c.dims.ctx_dim || shape[0] < 1)
-    fail("{}: shape {} (expected [S, {}] with S >= 1)", field(what, "features"), shape_str(shape), c.dims.ctx_dim);
+    fail("{}: shape {} (expected [S, {}] with S >= 1)", features_name, shape_str(shape), c.dims.ctx_dim);
   for (int64_t i = 0; i < obs.features.numel(); ++i)
     if (const double v = obs.features.at(std::size_t(i)); !std::isfinite(v))
-      fail("{}: non-finite value {} at row {}, column {}", field(what, "features"), v, i / shape[1], i % shape[1]);
+      fail("{}: non-finite value {} at row {}, column {}", features_name, v, i / shape[1], i % shape[1]);
   if (int(obs.state.size()) != c.state_input())
     fail("{}: {} values (the model takes {} = state history {} x state dimension {})", field(what, "state"),
          obs.state.size(), c.state_input(), c.state_history, c.state_dim);
@@ -86,26 +91,56 @@ void validate_observation(const Observation& obs, const ModelConfig& c, const st
   }
 }
 
+}  // namespace
+
+void validate_observation(const Observation& obs, const ModelConfig& c, const std::string& what) {
+  check_observation(obs, c, what, field(what, "features"));
+}
+
+namespace {
+
+// The array a field names, under its ditmk name or its GR00T name (the backbone output's): the
+// name it came under names it in errors.
+struct Found {
+  const TensorView* array = nullptr;
+  std::string name;
+};
+Found find_array(const ObservationArrays& arrays, const char* name, const char* groot_name, const std::string& what) {
+  Found found;
+  for (const char* n : {name, groot_name}) {
+    if (n == nullptr) continue;
+    const auto it = arrays.find(n);
+    if (it == arrays.end()) continue;
+    if (found.array) fail("{}: given twice, as '{}' and '{}'", field(what, name), name, groot_name);
+    found = {&it->second, field(what, n)};
+  }
+  return found;
+}
+
+}  // namespace
+
 Observation make_observation(const ObservationArrays& arrays, const ModelConfig& c, const std::string& what,
                              int image_token_id) {
+  static const std::set<std::string> known = {"features", "backbone_features", "attention_mask",
+                                              "backbone_attention_mask", "image_mask", "input_ids", "state"};
   for (const auto& [name, array] : arrays)
-    if (name != "features" && name != "attention_mask" && name != "image_mask" && name != "input_ids" && name != "state")
-      fail("{}: unknown array (expected features, attention_mask, image_mask, input_ids, state)", field(what, name.c_str()));
-  const auto features = arrays.find("features");
-  if (features == arrays.end()) fail("{}: missing array 'features' [S, {}]", what.empty() ? "observation" : what, c.dims.ctx_dim);
-  const TensorView& f = features->second;
+    if (!known.count(name))
+      fail("{}: unknown array (expected features, attention_mask, image_mask, input_ids, state)", field(what, name));
+  const Found features = find_array(arrays, "features", "backbone_features", what);
+  if (!features.array) fail("{}: missing array 'features' [S, {}]", what.empty() ? "observation" : what, c.dims.ctx_dim);
+  const TensorView& f = *features.array;
   if (f.dtype != DType::F32 && f.dtype != DType::F16 && f.dtype != DType::BF16)
-    fail("{}: dtype {} (expected float32, float16 or bfloat16)", field(what, "features"), dtype_name(f.dtype));
+    fail("{}: dtype {} (expected float32, float16 or bfloat16)", features.name, dtype_name(f.dtype));
   Observation obs;
   obs.features = f;
   if (f.shape.size() == 3 && f.shape[0] == 1) obs.features.shape.erase(obs.features.shape.begin());  // a batch of one
-  if (obs.features.shape.size() != 2)
-    fail("{}: shape {} (expected [S, {}])", field(what, "features"), shape_str(f.shape), c.dims.ctx_dim);
+  if (obs.features.shape.size() != 2 || obs.features.shape[1] != c.dims.ctx_dim || obs.features.shape[0] < 1)
+    fail("{}: shape {} (expected [S, {}] with S >= 1)", features.name, shape_str(f.shape), c.dims.ctx_dim);
   const int tokens = obs.tokens();
   obs.attention_mask.assign(tokens, 1);
   obs.image_mask.assign(tokens, 0);
-  if (auto it = arrays.find("attention_mask"); it != arrays.end())
-    obs.attention_mask = read_mask(it->second, tokens, field(what, "attention_mask"));
+  if (const Found mask = find_array(arrays, "attention_mask", "backbone_attention_mask", what); mask.array)
+    obs.attention_mask = read_mask(*mask.array, tokens, mask.name);
   if (auto it = arrays.find("image_mask"); it != arrays.end()) {
     obs.image_mask = read_mask(it->second, tokens, field(what, "image_mask"));
   } else if (auto ids = arrays.find("input_ids"); ids != arrays.end()) {
@@ -126,7 +161,7 @@ Observation make_observation(const ObservationArrays& arrays, const ModelConfig&
     check_state_shape(s.shape, c, field(what, "state"));
     for (int i = 0; i < c.state_input(); ++i) obs.state[i] = float(s.at(i));
   }
-  validate_observation(obs, c, what);
+  check_observation(obs, c, what, features.name);
   return obs;
 }
 
@@ -135,7 +170,7 @@ Observation load_observation(const std::string& path, const ModelConfig& c, int 
   ObservationArrays views;
   for (const auto& [name, tensor] : *arrays) views[name] = tensor.view();
   Observation obs = make_observation(views, c, path, image_token_id);
-  obs.owned_features = std::shared_ptr<const Tensor>(arrays, &arrays->at("features"));
+  obs.owned_features = std::shared_ptr<const Tensor>(arrays, &arrays->at(arrays->count("features") ? "features" : "backbone_features"));
   return obs;
 }
 

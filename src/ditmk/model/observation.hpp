@@ -29,7 +29,8 @@ struct Observation {
 };
 
 // The arrays of one observation by their .npz names, in memory the caller keeps alive while the
-// observation is used:
+// observation is used (GR00T's backbone names backbone_features / backbone_attention_mask are
+// accepted for the first two):
 //   features        [S, ctx] or [1, S, ctx], float32 / float16 / bfloat16 (viewed, not copied)
 //   attention_mask  [S] or [1, S], bool or integer 0/1 (default: all real)
 //   image_mask      [S] or [1, S], bool or integer 0/1 (default: no image token)

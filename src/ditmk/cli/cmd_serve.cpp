@@ -1,0 +1,41 @@
+// `ditmk serve`: a GR00T policy server (ZeroMQ REQ/REP, msgpack, the released inference service's
+// wire format) over one resident action head (docs/serve.md).
+#include <cmath>
+
+#include "ditmk/api/ditmk.hpp"
+#include "ditmk/cli/commands.hpp"
+#include "ditmk/cli/model_source.hpp"
+#include "ditmk/serve/server.hpp"
+
+namespace ditmk::cli {
+
+void add_serve(CLI::App& app) {
+  struct Options {
+    ModelSource model;
+    std::string backend = "cpu", dtype = "bf16", isa, host = "127.0.0.1", api_token;
+    int threads = 0, port = 5555;
+    double max_request_mb = 64;
+  };
+  auto o = std::make_shared<Options>();
+  auto* cmd = app.add_subcommand("serve", "serve actions over ZeroMQ in GR00T's inference wire format");
+  add_model_options(*cmd, o->model);
+  cmd->add_option("--backend", o->backend, "executor: cpu, ref or emu")->check(CLI::IsMember({"cpu", "ref", "emu"}));
+  cmd->add_option("--dtype", o->dtype, "weight format")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32"}));
+  cmd->add_option("--threads", o->threads, "worker threads (default: one per core)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--isa", o->isa, "cap the CPU instruction set")->check(CLI::IsMember({"portable", "avx2", "avx512", "amx"}));
+  cmd->add_option("--host", o->host, "address to listen on (default: loopback only)");
+  cmd->add_option("--port", o->port, "TCP port")->check(CLI::Range(1, 65535));
+  cmd->add_option("--api-token", o->api_token, "require this token in every request");
+  cmd->add_option("--max-request-mb", o->max_request_mb, "refuse larger requests before decoding them")
+      ->check(CLI::Range(0.001, 4096.0));
+  cmd->callback([o] {
+    ActionHead head({o->model.checkpoint, o->model.version, o->backend, o->dtype, o->threads, o->isa, o->model.mask_padding});
+    serve::ServerOptions options;
+    options.host = o->host, options.port = o->port;
+    if (!o->api_token.empty()) options.api_token = o->api_token;
+    options.max_request_bytes = std::size_t(std::llround(o->max_request_mb * (1 << 20)));
+    serve::run_server(head, options);
+  });
+}
+
+}  // namespace ditmk::cli

@@ -1,0 +1,38 @@
+#pragma once
+// The policy service: GR00T's inference endpoints over one resident ActionHead, message bytes in,
+// reply bytes out (the transport is server.hpp's). Endpoints:
+//   ping        {"status": "ok", "message": "Server is running"}
+//   get_info    the head's facts (version, dims, horizon, embodiments, backend, weight format, ...)
+//   get_action  data -> {"action_pred": ndarray float32 [1, H, A]} (wire::action_call lists the fields)
+//   kill        {"status": "ok", "message": "Server is stopping"}, then the server stops
+// Any failure is the reply {"error": "<one line>"}; the service keeps serving.
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "ditmk/api/ditmk.hpp"
+
+namespace ditmk::serve {
+
+struct Reply {
+  std::string bytes;    // the msgpack reply
+  std::string endpoint = "?";  // what was asked ("?" when the request could not be read)
+  std::string error;    // empty when it succeeded
+  bool stop = false;    // kill: stop after sending
+};
+
+class Service {
+ public:
+  // `api_token`: when set, every request must carry it. `max_request_bytes`: larger requests are
+  // refused before decoding.
+  Service(ActionHead& head, std::optional<std::string> api_token, std::size_t max_request_bytes);
+
+  Reply handle(const std::byte* bytes, std::size_t size);
+
+ private:
+  ActionHead& head_;
+  std::optional<std::string> api_token_;
+  std::size_t max_request_bytes_;
+};
+
+}  // namespace ditmk::serve

@@ -1,0 +1,66 @@
+#pragma once
+// GR00T's inference wire format, as the released inference service speaks it: every message is one
+// msgpack map; a numpy array travels as {"__ndarray_class__": true, "as_npy": <bin: np.save bytes,
+// allow_pickle=False>}.
+//   request  {"endpoint": str (default "get_action"), "data": map, "api_token": str (optional)}
+//   reply    a map; {"error": "<one line>"} on any failure
+// Decoding is strict (every malformed field is an Error naming it) and bounded: nothing it allocates
+// exceeds a small multiple of the message's own size, whatever the message claims.
+#include <cstddef>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "ditmk/core/error.hpp"
+#include "ditmk/core/matrix.hpp"
+#include "ditmk/core/tensor.hpp"
+#include "ditmk/model/observation.hpp"
+
+namespace ditmk::wire {
+
+// A field of a request's data: an array, an integer or a string.
+struct Value {
+  enum class Kind { array, integer, string } kind = Kind::integer;
+  Tensor array;
+  int64_t integer = 0;
+  std::string string;
+};
+
+struct Request {
+  std::string endpoint = "get_action";
+  std::optional<std::string> api_token;
+  std::map<std::string, Value> data;
+};
+
+// A request whose api_token is not the expected one (the server replies "Unauthorized: ...").
+class Unauthorized : public Error {
+ public:
+  using Error::Error;
+};
+
+// Decodes a request. With `expected_token`, the token is checked (in constant time) before the data
+// is decoded, so an unauthorised request costs no more than reading its envelope.
+Request decode_request(const std::byte* bytes, std::size_t size, const std::optional<std::string>& expected_token = {});
+
+// Compares in time that depends only on the expected token's length.
+bool same_token(const std::string& given, const std::string& expected);
+
+// What a get_action request asks for, its fields checked and named as the client sent them:
+//   backbone_features [S, ctx] or [1, S, ctx]; backbone_attention_mask, image_mask [S] or [1, S];
+//   state; embodiment_id (int) or embodiment (tag); noise [H, A] or [1, H, A] or seed (int >= 0).
+// The arrays are views into `request`, which must outlive the call.
+struct ActionCall {
+  model::ObservationArrays arrays;
+  std::string embodiment;  // empty: the head's default
+  std::optional<TensorView> noise;
+  uint64_t seed = 0;
+};
+ActionCall action_call(const Request& request);
+
+// Replies.
+std::string encode_error(const std::string& message);
+std::string encode_map(const nlohmann::json& object);  // JSON objects, arrays and scalars as msgpack
+std::string encode_actions(const Matrix<double>& actions);  // {"action_pred": float32 [1, H, A]}
+
+}  // namespace ditmk::wire

@@ -1,0 +1,190 @@
+"""`ditmk serve`: a client written against GR00T's wire format gets the bytes of `ditmk run`; every
+malformed request gets an error reply naming the field and the next good request succeeds; tokens,
+size limits, kill and SIGTERM; 8 concurrent clients x 50 requests answered exactly once, each reply
+the bytes of the request served alone, resident memory steady."""
+import io
+import os
+import signal
+import socket
+import sys
+
+import msgpack
+import numpy as np
+import pytest
+
+from conftest import DITMK, VERSIONS, run_ditmk
+
+sys.path.insert(0, os.path.join(os.environ["DITMK_SOURCE_DIR"], "bench"))
+sys.path.insert(0, os.path.join(os.environ["DITMK_SOURCE_DIR"], "examples"))
+import serve_load  # noqa: E402
+from serve_client import PolicyClient, ServerError  # noqa: E402
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module", params=VERSIONS)
+def served(request, releases):
+    """(version, release, port) of a running server on a small release."""
+    port = free_port()
+    server = serve_load.Server(DITMK, port, "--checkpoint", releases[request.param], "--threads", "1")
+    yield request.param, releases[request.param], port
+    code, err = server.stop()
+    assert code == 0, err
+
+
+def npy_bytes(array):
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    return buffer.getvalue()
+
+
+def ndarray(raw):
+    return {"__ndarray_class__": True, "as_npy": raw}
+
+
+def test_same_bytes_as_the_command(served, tmp_path):
+    version, release, port = served
+    client = PolicyClient(port=port)
+    assert client.ping() == {"status": "ok", "message": "Server is running"}
+    info = client.get_info()
+    assert info["version"] == version and info["horizon"] == 8 and info["action_dim"] == 6
+    request = serve_load.make_requests(info, 1, tokens=24)[0]
+    noise = np.random.default_rng(2).standard_normal((8, 6)).astype(np.float32)
+    np.savez(tmp_path / "obs.npz", features=request["backbone_features"], attention_mask=request["backbone_attention_mask"],
+             image_mask=request["image_mask"], state=request["state"])
+    np.save(tmp_path / "noise.npy", noise)
+    code, _, err = run_ditmk("run", "--checkpoint", release, "--observation", tmp_path / "obs.npz", "--noise",
+                             tmp_path / "noise.npy", "--embodiment", "tiny_robot", "--threads", "1", "--out", tmp_path / "a.npy")
+    assert code == 0, err
+    want = np.load(tmp_path / "a.npy")
+    request.pop("seed")
+    got = client.get_action(**request, embodiment="tiny_robot", noise=noise)
+    assert got.shape == (1, 8, 6) and got.dtype == np.float32
+    assert got[0].tobytes() == want.tobytes()
+    assert client.get_action(**request, embodiment_id=np.int64(1), noise=noise[None]).tobytes() == got.tobytes()
+
+
+def good_request(info):
+    request = serve_load.make_requests(info, 1, tokens=24)[0]
+    request["backbone_features"] = request["backbone_features"][None]
+    return request
+
+
+def packed(data, endpoint="get_action"):
+    encode = lambda v: ndarray(npy_bytes(v)) if isinstance(v, np.ndarray) else v  # noqa: E731
+    return msgpack.packb({"endpoint": endpoint, "data": {k: encode(v) for k, v in data.items()}})
+
+
+def bad_requests(info):
+    """name -> (request bytes, what the error must say)."""
+    good = good_request(info)
+    features = npy_bytes(good["backbone_features"])
+    header_end = features.index(b"\n") + 1
+    lying = features.replace(b"(1, 24,", b"(1, 25,")
+    fortran = npy_bytes(np.asfortranarray(good["backbone_features"][0]))
+    big_endian = npy_bytes(good["backbone_features"][0].astype(">f4"))
+    obj_dtype = features.replace(b"'<f4'", b"'|O' ")
+    with_features = lambda raw: msgpack.packb({"endpoint": "get_action", "data": dict(  # noqa: E731
+        {k: ndarray(npy_bytes(v)) if isinstance(v, np.ndarray) else v for k, v in good.items()},
+        backbone_features=ndarray(raw))})
+    nan = good["backbone_features"].copy()
+    nan[0, 3, 7] = np.inf
+    cases = {
+        "not msgpack": (b"\xc1garbage", "request: not msgpack"),
+        "truncated msgpack": (packed(good)[:-7], "request: truncated msgpack"),
+        "not a map": (msgpack.packb([1, 2]), "request: an array, not a map"),
+        "endpoint not a string": (msgpack.packb({"endpoint": 5}), "endpoint: an integer, not a string"),
+        "data not a map": (msgpack.packb({"endpoint": "get_action", "data": [1]}), "data: an array, not a map"),
+        "unknown endpoint": (msgpack.packb({"endpoint": "get_actions"}), "endpoint 'get_actions': unknown"),
+        "missing features": (packed({k: v for k, v in good.items() if k != "backbone_features"}),
+                             "backbone_features: missing"),
+        "features not an array": (packed(dict(good, backbone_features="abc")), "backbone_features: expected an ndarray"),
+        "state not an array": (packed(dict(good, state=3)), "state: expected an ndarray"),
+        "unknown field": (packed(dict(good, actions=np.zeros(3, np.float32))), "actions: unknown field"),
+        "float seed": (packed(dict(good, seed=1.5)), "seed: a float is not an ndarray, an integer or a string"),
+        "truncated npy header": (with_features(features[:header_end - 20]), "backbone_features: truncated .npy header"),
+        "npy shape larger than its bytes": (with_features(lying), "backbone_features: 9216 data bytes for shape [1, 25, 96] (expected 9600)"),
+        "fortran order": (with_features(fortran), "backbone_features: Fortran-order arrays are not supported"),
+        "big endian": (with_features(big_endian), "backbone_features: unsupported dtype '>f4'"),
+        "object dtype": (with_features(obj_dtype), "backbone_features: unsupported dtype '|O'"),
+        "wrong shape": (packed(dict(good, backbone_features=good["backbone_features"][..., :50])),
+                        "backbone_features: shape [1, 24, 50]"),
+        "inf in features": (packed(dict(good, backbone_features=nan)), "backbone_features: non-finite value inf at row 3"),
+        "mask of other length": (packed(dict(good, backbone_attention_mask=np.ones(5, bool))),
+                                 "backbone_attention_mask: shape [5]"),
+        "unknown embodiment": (packed(dict(good, embodiment="warehouse_bot")), "embodiment 'warehouse_bot': unknown"),
+        "embodiment id out of range": (packed(dict(good, embodiment_id=9)), "embodiment 9: id outside 0..2"),
+        "noise and seed": (packed(dict(good, noise=np.zeros((8, 6), np.float32))), "noise: give noise or seed, not both"),
+        "wrong noise": (packed(dict({k: v for k, v in good.items() if k != "seed"}, noise=np.zeros((3, 6), np.float32))),
+                        "noise: noise shape [3, 6]"),
+    }
+    if info["version"] != "n15":
+        cases["missing image mask"] = (packed({k: v for k, v in good.items() if k != "image_mask"}),
+                                       "'image' key set is empty")
+    return cases
+
+
+def test_every_bad_request_gets_an_error_and_the_next_good_one_succeeds(served):
+    _, _, port = served
+    client = PolicyClient(port=port)
+    info = client.get_info()
+    good = good_request(info)
+    want = client.get_action(**good)
+    for name, (raw, message) in bad_requests(info).items():
+        with pytest.raises(ServerError) as raised:
+            client.call(None, raw=raw)
+        assert message in str(raised.value), (name, str(raised.value))
+        assert "\n" not in str(raised.value)
+        assert client.get_action(**good).tobytes() == want.tobytes(), name
+
+
+def test_token_size_limit_kill_and_signal(releases):
+    port = free_port()
+    server = serve_load.Server(DITMK, port, "--checkpoint", releases["n15"], "--threads", "1", "--api-token", "s3cret",
+                               "--max-request-mb", "0.05")
+    info = PolicyClient(port=port, api_token="s3cret").get_info()
+    good = good_request(info)
+    for token, message in ((None, "Unauthorized: this server needs an api_token"), ("s3cre", "Unauthorized: invalid API token"),
+                           ("s3cretX", "Unauthorized: invalid API token")):
+        with pytest.raises(ServerError, match=message):
+            PolicyClient(port=port, api_token=token).get_action(**good)
+    client = PolicyClient(port=port, api_token="s3cret")
+    assert client.get_action(**good).shape == (1, 8, 6)
+    big = dict(good, backbone_features=np.zeros((1, 200, info["context_dim"]), np.float32))
+    with pytest.raises(ServerError, match=r"request: \d+ bytes exceed the server's limit of 52429 bytes"):
+        client.get_action(**big)
+    assert client.kill() == {"status": "ok", "message": "Server is stopping"}
+    code, err = server.stop(killed=True)
+    assert code == 0 and "serve: stopped (kill)" in err
+    assert "serve: ? error" in err and "Unauthorized" in err and "serve: get_action ok" in err
+    port = free_port()
+    server = serve_load.Server(DITMK, port, "--checkpoint", releases["n15"], "--threads", "1")
+    server.process.send_signal(signal.SIGINT)
+    code, err = server.stop()
+    assert code == 0 and "serve: stopped (signal)" in err
+
+
+def test_eight_clients_fifty_requests_each(releases):
+    port = free_port()
+    server = serve_load.Server(DITMK, port, "--checkpoint", releases["n17"], "--threads", "1")
+    try:
+        info = PolicyClient(port=port).get_info()
+        requests = serve_load.make_requests(info, 8 * 50, tokens=24)
+        reference, _ = serve_load.serve_alone(port, requests[:10])
+        rss_after_10 = server.rss_kb()
+        more, _ = serve_load.serve_alone(port, requests[10:])
+        loaded, latencies, _ = serve_load.serve_concurrently(port, requests, clients=8)
+        rss_after_all = server.rss_kb()
+    finally:
+        code, _ = server.stop()
+    assert code == 0
+    reference += more
+    assert all(r is not None for r in loaded)
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(reference, loaded))
+    assert rss_after_all <= 1.05 * rss_after_10, (rss_after_10, rss_after_all)
+    print(f"8 x 50 requests: p50 {serve_load.percentile(latencies, 50):.2f} ms, "
+          f"p99 {serve_load.percentile(latencies, 99):.2f} ms; RSS {rss_after_10} -> {rss_after_all} kB")
