@@ -13,17 +13,14 @@ The functions are shared with tests/python/test_serve.py.
 """
 import argparse
 import json
-import os
 import statistics
 import subprocess
-import sys
 import threading
 import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
-from serve_client import PolicyClient  # noqa: E402
+from ditmk.client import PolicyClient
 
 
 class Server:

@@ -5,6 +5,7 @@
     out.action_pred                                           # [B, H, max_action_dim]
 
     ditmk.groot.patch(policy, "path/to/release")              # a loaded GR00T policy now runs ditmk
+    ditmk.groot.patch_remote(policy, "10.0.0.5", 5555)        # ... or a `ditmk serve` elsewhere
 
 backbone_output carries backbone_features [B, S, 2048], backbone_attention_mask [B, S] and, for
 N1.6/N1.7, image_mask [B, S]; action_input carries state [B, 1, max_state_dim] (N1.7: [B, L, ...]) and
@@ -18,7 +19,7 @@ import numpy as np
 
 from . import ActionHead as _Head
 
-__all__ = ["ActionHead", "patch"]
+__all__ = ["ActionHead", "RemoteActionHead", "patch", "patch_remote"]
 
 
 def _field(container, name, required=True):
@@ -59,17 +60,13 @@ def _output(action_pred):
         return _Output(action_pred=action_pred)
 
 
-class ActionHead:
-    """The released action head's inference interface over a resident ditmk head.
+class _ReleasedSignature:
+    """get_action(backbone_output, action_input) over a per-sample denoise (`_sample`)."""
 
-    release_dir: the GR00T release; options: those of ditmk.ActionHead (backend, dtype, threads, isa,
-    mask_padding)."""
-
-    def __init__(self, release_dir, **options):
-        self._head = _Head(checkpoint=release_dir, **options)
-        self.info = self._head.info
-        self.action_horizon = self.info["horizon"]
-        self.action_dim = self.info["action_dim"]
+    def _set_info(self, info):
+        self.info = info
+        self.action_horizon = info["horizon"]
+        self.action_dim = info["action_dim"]
 
     def get_action(self, backbone_output, action_input, options=None, noise=None):
         features = _field(backbone_output, "backbone_features")
@@ -89,16 +86,11 @@ class ActionHead:
         ids = np.asarray(embodiment_id.cpu() if _is_torch(embodiment_id) else embodiment_id).reshape(-1)
         if ids.shape[0] != batch:
             raise ValueError(f"embodiment_id: {ids.shape[0]} ids for a batch of {batch}")
-        per_sample = []
-        for b in range(batch):
-            per_sample.append(self._head.get_action(
-                features[b],
-                attention_mask=None if attention_mask is None else attention_mask[b],
-                image_mask=None if image_mask is None else image_mask[b],
-                state=None if state is None else state[b],
-                embodiment=int(ids[b]),
-                noise=noise[b]))
-        actions = np.stack(per_sample)
+        actions = np.stack([
+            self._sample(features[b], None if attention_mask is None else attention_mask[b],
+                         None if image_mask is None else image_mask[b], None if state is None else state[b],
+                         int(ids[b]), noise[b])
+            for b in range(batch)])
         if _is_torch(features):
             import torch
 
@@ -116,6 +108,55 @@ class ActionHead:
         return torch.randn(size=size, dtype=torch.float32)
 
 
+class ActionHead(_ReleasedSignature):
+    """The released action head's inference interface over a resident ditmk head.
+
+    release_dir: the GR00T release; options: those of ditmk.ActionHead (backend, dtype, threads, isa,
+    mask_padding)."""
+
+    def __init__(self, release_dir, **options):
+        self._head = _Head(checkpoint=release_dir, **options)
+        self._set_info(self._head.info)
+
+    def _sample(self, features, attention_mask, image_mask, state, embodiment_id, noise):
+        return self._head.get_action(features, attention_mask=attention_mask, image_mask=image_mask, state=state,
+                                     embodiment=embodiment_id, noise=noise)
+
+
+def _numpy(x, dtype=None):
+    """A numpy copy of an array or tensor (bfloat16 widened to float32 exactly: .npy has no bfloat16)."""
+    if x is None:
+        return None
+    if _is_torch(x):
+        import torch
+
+        x = x.detach().cpu()
+        if x.dtype in (torch.bfloat16, torch.float16):
+            x = x.float()
+        x = x.numpy()
+    x = np.asarray(x)
+    return x.astype(dtype) if dtype is not None else x
+
+
+class RemoteActionHead(_ReleasedSignature):
+    """The same interface, computed by a `ditmk serve` (GR00T's wire format) on another machine or
+    process: each sample is one get_action request carrying its features, masks, state, embodiment
+    and noise."""
+
+    def __init__(self, host="127.0.0.1", port=5555, api_token=None, timeout_ms=60000):
+        from .client import PolicyClient
+
+        self._client = PolicyClient(host, port, api_token, timeout_ms)
+        self._set_info(self._client.get_info())
+
+    def _sample(self, features, attention_mask, image_mask, state, embodiment_id, noise):
+        pred = self._client.get_action(
+            _numpy(features, np.float32), backbone_attention_mask=_numpy(attention_mask, bool),
+            image_mask=_numpy(image_mask, bool), state=_numpy(state, np.float32), embodiment_id=embodiment_id,
+            noise=_numpy(noise, np.float32))
+        return pred[0]
+
+
 def _action_head_owner(policy_or_model):
     """The object whose .action_head is the released head: policy.model, or the model itself."""
     for owner in (getattr(policy_or_model, "model", None), policy_or_model):
@@ -127,7 +168,15 @@ def _action_head_owner(policy_or_model):
 def patch(policy_or_model, release_dir, **options):
     """Replaces the get_action of a loaded GR00T policy's (or model's) action head with ditmk's, so the
     rest of the released pipeline runs unchanged. Returns the ditmk head."""
-    head = ActionHead(release_dir, **options)
+    return _patch_with(policy_or_model, ActionHead(release_dir, **options))
+
+
+def patch_remote(policy_or_model, host="127.0.0.1", port=5555, api_token=None, timeout_ms=60000):
+    """The same, with the actions computed by a `ditmk serve` at host:port."""
+    return _patch_with(policy_or_model, RemoteActionHead(host, port, api_token, timeout_ms))
+
+
+def _patch_with(policy_or_model, head):
     released = _action_head_owner(policy_or_model).action_head
     released.get_action = head.get_action
     return head

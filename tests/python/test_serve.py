@@ -9,15 +9,17 @@ import socket
 import sys
 
 import msgpack
+import torch
+import types
 import numpy as np
 import pytest
 
 from conftest import DITMK, VERSIONS, run_ditmk
 
 sys.path.insert(0, os.path.join(os.environ["DITMK_SOURCE_DIR"], "bench"))
-sys.path.insert(0, os.path.join(os.environ["DITMK_SOURCE_DIR"], "examples"))
 import serve_load  # noqa: E402
-from serve_client import PolicyClient, ServerError  # noqa: E402
+from ditmk.client import PolicyClient, ServerError  # noqa: E402
+import ditmk.groot  # noqa: E402
 
 
 def free_port():
@@ -188,3 +190,22 @@ def test_eight_clients_fifty_requests_each(releases):
     assert rss_after_all <= 1.05 * rss_after_10, (rss_after_10, rss_after_all)
     print(f"8 x 50 requests: p50 {serve_load.percentile(latencies, 50):.2f} ms, "
           f"p99 {serve_load.percentile(latencies, 99):.2f} ms; RSS {rss_after_10} -> {rss_after_all} kB")
+
+
+def test_a_policy_patched_to_a_remote_server_gets_the_in_process_actions(served):
+    version, release, port = served
+    policy = types.SimpleNamespace(model=types.SimpleNamespace(action_head=types.SimpleNamespace(get_action=None)))
+    remote = ditmk.groot.patch_remote(policy, port=port)
+    local = ditmk.groot.ActionHead(release, threads=1)
+    info = local.info
+    requests = serve_load.make_requests(info, 2, tokens=24)
+    backbone_output = {"backbone_features": torch.from_numpy(np.stack([r["backbone_features"] for r in requests])).to(torch.bfloat16),
+                       "backbone_attention_mask": torch.from_numpy(np.stack([r["backbone_attention_mask"] for r in requests])),
+                       "image_mask": torch.from_numpy(np.stack([r["image_mask"] for r in requests]))}
+    action_input = {"state": torch.from_numpy(np.stack([r["state"] for r in requests])), "embodiment_id": torch.tensor([1, 2])}
+    torch.manual_seed(7)
+    got = policy.model.action_head.get_action(backbone_output, action_input)
+    torch.manual_seed(7)
+    want = local.get_action(backbone_output, action_input)
+    assert got.action_pred.dtype == torch.bfloat16 and torch.equal(got.action_pred, want.action_pred)
+    assert remote.info["version"] == version
