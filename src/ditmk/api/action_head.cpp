@@ -26,8 +26,6 @@ struct ActionHead::State {
   std::unique_ptr<api::Backend> backend;
 };
 
-namespace {
-
 model::Weights open_weights(const OpenOptions& o) {
   model::Weights w = o.checkpoint.empty()
                          ? model::load_weights(model::ensure_default_model(model::parse_version(o.version)))
@@ -35,6 +33,8 @@ model::Weights open_weights(const OpenOptions& o) {
   w.config.mask_padding = o.mask_padding;
   return w;
 }
+
+namespace {
 
 ModelInfo describe_head(const model::Weights& w, const OpenOptions& o, const api::Backend& backend) {
   const model::ModelConfig& c = w.config;
@@ -47,7 +47,7 @@ ModelInfo describe_head(const model::Weights& w, const OpenOptions& o, const api
   i.context_dim = c.dims.ctx_dim, i.vl_layers = c.vl_layers, i.future_tokens = c.n_future;
   i.action_dim = c.action_dim, i.state_dim = c.state_dim, i.state_history = c.state_history, i.horizon = c.horizon;
   i.n_steps = c.n_steps, i.n_embodiments = c.n_embodiments, i.embodiments = c.embodiment_ids;
-  i.default_embodiment = c.embodiment_ids.count("new_embodiment") ? "new_embodiment" : "0";
+  i.default_embodiment = model::default_embodiment(c);
   i.mask_padding = c.mask_padding;
   return i;
 }
@@ -59,8 +59,7 @@ ActionHead::ActionHead(const OpenOptions& options) : state_(std::make_unique<Sta
   api::check_backend_options(options);
   s.weights = open_weights(options);
   s.image_token_id = model::image_token_index(s.weights.checkpoint->config());
-  const std::string default_tag = s.weights.config.embodiment_ids.count("new_embodiment") ? "new_embodiment" : "0";
-  s.default_slot = s.weights.resolve_embodiment(default_tag);
+  s.default_slot = s.weights.resolve_embodiment(model::default_embodiment(s.weights.config));
   s.backend = api::open_backend(s.weights, s.default_slot, options);
   s.info = describe_head(s.weights, options, *s.backend);
 }

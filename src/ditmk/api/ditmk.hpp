@@ -82,6 +82,10 @@ class ActionHead {
   std::unique_ptr<State> state_;
 };
 
+// The weights OpenOptions name (checkpoint, or the built-in model of version; mask_padding applied),
+// for tools that run an executor themselves (bench, emulate).
+model::Weights open_weights(const OpenOptions& options);
+
 // What `ditmk inspect --json` prints for a release: version, blocks, dims, settings, dtypes,
 // parameter counts, embodiments.
 nlohmann::json inspect(const std::string& path);

@@ -155,7 +155,7 @@ json run_peer(const BenchOptions& o, const model::Weights& w, int embodiment, co
 json bench(const BenchOptions& o) {
   const model::Weights w = load_model(o.model);
   const model::ModelConfig& c = w.config;
-  const int embodiment = w.resolve_embodiment(o.embodiment.empty() ? default_embodiment(c) : o.embodiment);
+  const int embodiment = w.resolve_embodiment(o.embodiment.empty() ? model::default_embodiment(c) : o.embodiment);
   const int threads = o.threads > 0 ? o.threads : hardware_threads();
   const model::Observation obs =
       o.observation.empty() ? model::synthetic_observation(c, 0) : model::load_observation(o.observation, c);

@@ -117,7 +117,7 @@ void run_dit_program(const EmulateArgs& args) {
   const model::Weights full = load_model(args.model);
   const model::Weights weights = first_blocks(full, args.n_blocks);
   const int embodiment =
-      weights.resolve_embodiment(args.embodiment.empty() ? default_embodiment(weights.config) : args.embodiment);
+      weights.resolve_embodiment(args.embodiment.empty() ? model::default_embodiment(weights.config) : args.embodiment);
   const model::Observation obs = model::synthetic_observation(weights.config, args.seed);
   const Matrix<double> noise =
       model::noise_matrix(model::synthetic_noise(weights.config, args.seed).view(), weights.config, "noise");

@@ -27,7 +27,7 @@ void run_pack(const PackArgs& args) {
   require(options.dtype_stream != tt::TileFormat::fp32, "--dtype fp32: the stream arena is bf16 or bfp8_b");
   if (!args.version.empty()) options.version = model::parse_version(args.version);
   const model::Weights weights = model::load_weights(args.checkpoint);
-  options.embodiment = args.embodiment.empty() ? default_embodiment(weights.config) : args.embodiment;
+  options.embodiment = args.embodiment.empty() ? model::default_embodiment(weights.config) : args.embodiment;
   const tt::PackSummary s = tt::pack_checkpoint(weights, args.out, options);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const tt::ArenaLayout& a = s.layout;

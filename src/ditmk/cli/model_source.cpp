@@ -1,6 +1,6 @@
 #include "ditmk/cli/model_source.hpp"
 
-#include "ditmk/model/synthetic.hpp"
+#include "ditmk/api/ditmk.hpp"
 
 namespace ditmk::cli {
 
@@ -13,15 +13,9 @@ void add_model_options(CLI::App& cmd, ModelSource& source) {
 }
 
 model::Weights load_model(const ModelSource& source) {
-  model::Weights weights = source.checkpoint.empty()
-                               ? model::load_weights(model::ensure_default_model(model::parse_version(source.version)))
-                               : model::load_weights(source.checkpoint);
-  weights.config.mask_padding = source.mask_padding;
-  return weights;
-}
-
-std::string default_embodiment(const model::ModelConfig& config) {
-  return config.embodiment_ids.count("new_embodiment") ? "new_embodiment" : "0";
+  OpenOptions options;
+  options.checkpoint = source.checkpoint, options.version = source.version, options.mask_padding = source.mask_padding;
+  return open_weights(options);
 }
 
 }  // namespace ditmk::cli

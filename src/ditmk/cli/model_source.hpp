@@ -17,7 +17,5 @@ struct ModelSource {
 // --checkpoint, --version and --mask-padding, the same on every command that runs the model.
 void add_model_options(CLI::App& cmd, ModelSource& source);
 model::Weights load_model(const ModelSource& source);
-// The embodiment to use when none is given: new_embodiment where the release names it, else slot 0.
-std::string default_embodiment(const model::ModelConfig& config);
 
 }  // namespace ditmk::cli

@@ -43,6 +43,10 @@ std::vector<KeySet> block_schedule(const ModelConfig& c) {
   return keys;
 }
 
+std::string default_embodiment(const ModelConfig& config) {
+  return config.embodiment_ids.count("new_embodiment") ? "new_embodiment" : "0";
+}
+
 ModelConfig default_config(Version version) {
   ModelConfig c;
   c.version = version;
