@@ -166,7 +166,7 @@ def test_token_size_limit_kill_and_signal(releases):
     port = free_port()
     server = serve_load.Server(DITMK, port, "--checkpoint", releases["n15"], "--threads", "1")
     server.process.send_signal(signal.SIGINT)
-    code, err = server.stop()
+    code, err = server.stop(killed=True)  # wait for the exit: a second signal after shutdown began is not the test
     assert code == 0 and "serve: stopped (signal)" in err
 
 
