@@ -2,6 +2,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/npy.hpp"
@@ -74,6 +76,46 @@ TEST(Npy, UnsupportedLayoutsAreRejectedWithAClearMessage) {
   EXPECT_NE(error_of([&] { read_npy(dir / "g.npy"); }).find("bad magic"), std::string::npos);
 }
 
+TEST(Npy, LyingShapeIsRejectedBeforeAnythingIsAllocated) {
+  TempDir dir;
+  // claims 4 PB; 16 bytes follow
+  write_header(dir / "l.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (1000000, 1000000, 1000), }", 16);
+  const std::string lie = error_of([&] { read_npy(dir / "l.npy"); });
+  EXPECT_NE(lie.find("16 data bytes for shape [1000000, 1000000, 1000] (expected 4000000000000000)"), std::string::npos)
+      << lie;
+  // a product beyond 64 bits, hidden in front of a zero dimension
+  write_header(dir / "o.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 0), }", 0);
+  EXPECT_NE(error_of([&] { read_npy(dir / "o.npy"); }).find("is too large"), std::string::npos);
+  write_header(dir / "d.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }", 0);
+  EXPECT_NE(error_of([&] { read_npy(dir / "d.npy"); }).find("dimension over"), std::string::npos);
+}
+
+TEST(Npy, HeaderIsParsedExactly) {
+  TempDir dir;
+  const auto error_for = [&](const std::string& dict) {
+    write_header(dir / "h.npy", dict, 8);
+    return error_of([&] { read_npy(dir / "h.npy"); });
+  };
+  // numpy's own forms: any key order, double quotes, no trailing comma, Python 2 longs
+  EXPECT_EQ(error_for("{\"shape\": (2,), \"fortran_order\": False, \"descr\": \"<f4\"}"), "");
+  EXPECT_EQ(error_for("{'descr': '<f4', 'fortran_order': False, 'shape': (2L,)}"), "");
+  EXPECT_NE(error_for("{'descr': '<f4', 'shape': (2,), }").find("no 'fortran_order'"), std::string::npos);
+  EXPECT_NE(error_for("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}").find("unexpected key 'x'"),
+            std::string::npos);
+  EXPECT_NE(error_for("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (2,)}").find("repeats 'descr'"),
+            std::string::npos);
+  // a key's name inside another value does not stand in for the key
+  EXPECT_NE(error_for("{'descr': \"'shape': (2,)\", 'fortran_order': False}").find("no 'shape'"), std::string::npos);
+  EXPECT_NE(error_for("{'descr': '<f4', 'fortran_order': False, 'shape': (-2,)}").find("malformed at byte"),
+            std::string::npos);
+  EXPECT_NE(error_for("{'descr': '<f4', 'fortran_order': False, 'shape': (2,)} x").find("malformed"), std::string::npos);
+  EXPECT_NE(error_for("{'descr': '<f4', 'fortran_order': Maybe, 'shape': (2,)}").find("True or False"),
+            std::string::npos);
+  EXPECT_NE(error_for("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,)}").find("structured dtype"),
+            std::string::npos);
+  EXPECT_NE(error_for("{'descr': '<f4").find("malformed"), std::string::npos);
+}
+
 TEST(Npz, RoundTripKeepsNamesAndValues) {
   TempDir dir;
   const Tensor a = filled<float>(DType::F32, {3, 2}, 0.5f);
@@ -97,6 +139,66 @@ TEST(Npz, ReadsWhatNumpyWrites) {
   EXPECT_EQ(arrays.at("features").data<float>()[4], 4.0f);
   EXPECT_EQ(arrays.at("mask").dtype(), DType::BOOL);
   EXPECT_EQ(arrays.at("mask").data<uint8_t>()[0], 1);
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::map<std::string, Tensor> from_memory(const std::string& bytes) {
+  return read_npz_bytes(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size(), "mem.npz");
+}
+
+// Overwrites the little-endian u32 at `at`.
+void put_u32(std::string& bytes, std::size_t at, uint32_t value) {
+  for (int i = 0; i < 4; ++i) bytes[at + i] = char((value >> (8 * i)) & 0xff);
+}
+
+// Offset of the central directory record of the archive's only entry.
+std::size_t central_record(const std::string& zip) {
+  const std::size_t at = zip.find("PK\x01\x02");
+  EXPECT_NE(at, std::string::npos);
+  return at;
+}
+
+TEST(Npz, ReadsFromMemoryAsFromAFile) {
+  TempDir dir;
+  const Tensor a = filled<float>(DType::F32, {2, 2}, 1.0f);
+  write_npz(dir / "m.npz", {{"a", a.view()}});
+  const auto arrays = from_memory(file_bytes(dir / "m.npz"));
+  EXPECT_EQ(arrays.at("a").data<float>()[3], 4.0f);
+  EXPECT_NE(error_of([&] { from_memory("PK\x03\x04 not really"); }).find("mem.npz: not an .npz archive"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { from_memory(""); }).find("not an .npz archive"), std::string::npos);
+}
+
+TEST(Npz, EntrySizesBeyondWhatTheArchiveHoldsAreRefusedBeforeAllocating) {
+  TempDir dir;
+  const Tensor a = filled<float>(DType::F32, {16}, 0.0f);
+  write_npz(dir / "s.npz", {{"a", a.view()}});  // stored entries
+  const std::string zip = file_bytes(dir / "s.npz");
+  const std::size_t cd = central_record(zip);
+  std::string lie = zip;
+  put_u32(lie, cd + 24, 0xfffffff0u);  // uncompressed size
+  const std::string stored = error_of([&] { from_memory(lie); });
+  EXPECT_NE(stored.find("mem.npz: array 'a': a stored entry of"), std::string::npos) << stored;
+  lie = zip;
+  put_u32(lie, cd + 20, 0xfffffff0u);  // compressed size
+  put_u32(lie, cd + 24, 0xfffffff0u);
+  const std::string compressed = error_of([&] { from_memory(lie); });
+  EXPECT_NE(compressed.find("array 'a'"), std::string::npos) << compressed;
+
+  // a deflated entry claiming more than 1032x its compressed bytes
+  const std::string script = "import numpy as np; np.savez_compressed('" + (dir / "d.npz") +
+                             "', a=np.arange(64, dtype=np.float32))";
+  if (std::system(("/usr/bin/python3 -c \"" + script + "\" 2>/dev/null").c_str()) != 0) GTEST_SKIP() << "numpy not available";
+  std::string deflated = file_bytes(dir / "d.npz");
+  EXPECT_EQ(from_memory(deflated).at("a").data<float>()[63], 63.0f);
+  const std::size_t dcd = central_record(deflated);
+  put_u32(deflated, dcd + 24, 0xfffffff0u);
+  const std::string bomb = error_of([&] { from_memory(deflated); });
+  EXPECT_NE(bomb.find("deflated bytes cannot expand to the 4294967280 bytes claimed"), std::string::npos) << bomb;
 }
 
 }  // namespace

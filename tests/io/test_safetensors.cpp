@@ -99,6 +99,37 @@ TEST(Safetensors, UnknownDtypeIsRejected) {
   EXPECT_NE(error_of([&] { SafetensorsFile f(dir / "d.safetensors"); }).find("unsupported dtype C64"), std::string::npos);
 }
 
+TEST(Safetensors, HeaderParsesFromMemoryAsFromAFile) {
+  std::string bytes(8, '\0');
+  const std::string header = R"({"__metadata__":{"format":"pt"},"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})";
+  bytes[0] = char(header.size());
+  bytes += header + std::string(8, '\0');
+  const SafetensorsHeader parsed =
+      parse_safetensors_header(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size(), "mem.safetensors");
+  EXPECT_EQ(parsed.data_offset, 8 + header.size());
+  EXPECT_EQ(parsed.metadata.at("format"), "pt");
+  EXPECT_EQ(parsed.entries.at("a").shape, (Shape{2}));
+  EXPECT_NE(error_of([&] { parse_safetensors_header(reinterpret_cast<const std::byte*>(bytes.data()), 4, "mem.safetensors"); })
+                .find("mem.safetensors: truncated"),
+            std::string::npos);
+}
+
+TEST(Safetensors, HugeDimensionBehindAZeroIsRejected) {
+  TempDir dir;
+  // numel is 0, but the second dimension is no int64
+  write_raw(dir / "z.safetensors", R"({"a":{"dtype":"F32","shape":[0,18446744073709551615],"data_offsets":[0,0]}})", 0);
+  EXPECT_NE(error_of([&] { SafetensorsFile f(dir / "z.safetensors"); }).find("tensor 'a': shape too large"),
+            std::string::npos);
+}
+
+TEST(Safetensors, DeeplyNestedHeaderIsRejectedWhileParsing) {
+  TempDir dir;
+  const int depth = 200000;  // deep enough to overflow the stack of anything recursing over it
+  write_raw(dir / "n.safetensors", R"({"__metadata__":{"k":)" + std::string(depth, '[') + std::string(depth, ']') + "}}", 0);
+  EXPECT_NE(error_of([&] { SafetensorsFile f(dir / "n.safetensors"); }).find("n.safetensors: JSON nests deeper than 64 levels"),
+            std::string::npos);
+}
+
 TEST(Checkpoint, ShardedIndexResolvesTensorsAcrossFiles) {
   TempDir dir;
   Tensor a(DType::F32, {2}), b(DType::F32, {3});
@@ -124,6 +155,18 @@ TEST(Checkpoint, IndexNamingAnAbsentTensorOrShardIsRejected) {
   EXPECT_NE(error_of([&] { Checkpoint::open(dir.path().string()); }).find("missing tensor 'x.z'"), std::string::npos);
   std::ofstream(dir / "model.safetensors.index.json") << R"({"weight_map": {"x.a": "s9.safetensors"}})";
   EXPECT_NE(error_of([&] { Checkpoint::open(dir.path().string()); }).find("s9.safetensors"), std::string::npos);
+}
+
+TEST(Checkpoint, DeeplyNestedConfigIsRejectedNamingIt) {
+  TempDir dir;
+  Tensor a(DType::F32, {2});
+  write_safetensors(dir / "model.safetensors", {{"x.a", a.view()}});
+  const int depth = 200000;  // walking this recursively would overflow the stack
+  std::string nested;
+  for (int i = 0; i < depth; ++i) nested += R"({"a":)";
+  std::ofstream(dir / "config.json") << nested << "1" << std::string(depth, '}');
+  const std::string msg = error_of([&] { Checkpoint::open(dir.path().string()); });
+  EXPECT_NE(msg.find("config.json: JSON nests deeper than 64 levels"), std::string::npos) << msg;
 }
 
 TEST(Checkpoint, DirectoryWithoutModelFilesIsNotARelease) {

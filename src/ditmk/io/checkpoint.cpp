@@ -4,6 +4,7 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/atomic_file.hpp"
+#include "ditmk/io/json_text.hpp"
 
 namespace ditmk::io {
 
@@ -11,7 +12,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 json read_json_file(const std::string& path) {
-  json value = json::parse(read_text_file(path), nullptr, false);
+  json value = parse_json_bounded(read_text_file(path), path);
   if (value.is_discarded()) fail("{}: not well-formed JSON", path);
   return value;
 }

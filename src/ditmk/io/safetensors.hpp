@@ -20,21 +20,30 @@ struct TensorEntry {
   uint64_t begin = 0, end = 0;  // offsets inside the data section
 };
 
+// A safetensors file's header: its tensors (offsets inside the data section) and __metadata__.
+struct SafetensorsHeader {
+  std::size_t data_offset = 0;  // where the data section begins: 8 + the header's length
+  std::map<std::string, TensorEntry> entries;
+  std::map<std::string, std::string> metadata;
+};
+
+// Validates the header of a safetensors file held in `data` (the whole file: the data section's size
+// bounds every tensor); throws Error naming `what`.
+SafetensorsHeader parse_safetensors_header(const std::byte* data, std::size_t size, const std::string& what);
+
 class SafetensorsFile {
  public:
   explicit SafetensorsFile(const std::string& path);  // maps and validates; throws Error naming the file
 
   const std::string& path() const { return file_.path(); }
-  const std::map<std::string, TensorEntry>& entries() const { return entries_; }
-  const std::map<std::string, std::string>& metadata() const { return metadata_; }
-  bool has(const std::string& name) const { return entries_.count(name) != 0; }
+  const std::map<std::string, TensorEntry>& entries() const { return header_.entries; }
+  const std::map<std::string, std::string>& metadata() const { return header_.metadata; }
+  bool has(const std::string& name) const { return header_.entries.count(name) != 0; }
   TensorView view(const std::string& name) const;
 
  private:
   MappedFile file_;
-  const std::byte* data_section_ = nullptr;
-  std::map<std::string, TensorEntry> entries_;
-  std::map<std::string, std::string> metadata_;
+  SafetensorsHeader header_;
 };
 
 // The largest header ditmk accepts (real releases use well under 1 MiB).

@@ -185,10 +185,12 @@ std::optional<int64_t> integer_field(const Request& r, const char* name) {
 ActionCall action_call(const Request& r) {
   static const char* const kFields[] = {"backbone_features", "backbone_attention_mask", "image_mask", "state",
                                         "embodiment_id", "embodiment", "noise", "seed"};
-  for (const auto& [name, value] : r.data)
+  for (const auto& entry : r.data) {
+    const std::string& name = entry.first;  // clang 14 cannot capture a structured binding
     if (std::find_if(std::begin(kFields), std::end(kFields), [&](const char* f) { return name == f; }) == std::end(kFields))
       fail("{}: unknown field (expected backbone_features, backbone_attention_mask, image_mask, state, embodiment_id "
            "or embodiment, noise or seed)", name);
+  }
   ActionCall call;
   if (!r.data.count("backbone_features")) fail("backbone_features: missing (an ndarray [S, 2048] or [1, S, 2048])");
   for (const char* name : {"backbone_features", "backbone_attention_mask", "image_mask", "state"})
