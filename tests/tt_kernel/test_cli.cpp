@@ -71,6 +71,14 @@ TEST(KernelCli, EmulateRejectsAnFp32ArenaInOneLine) {
   EXPECT_NE(r.err.find("--dtype"), std::string::npos) << r.err;
 }
 
+TEST(KernelCli, EmulateRejectsAnUnknownProtocolInOneLine) {
+  const auto r = run_command(ditmk::testing::ditmk_binary() + " emulate --checkpoint " +
+                             release_dir(model::Version::n15) + " --variant block --protocol twohub");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_NE(r.err.find("--protocol"), std::string::npos) << r.err;
+}
+
 TEST(KernelCli, RunBackendEmuRejectsWidthsThePlanCannotHoldInOneLine) {
   ditmk::testing::TempDir dir;
   model::SyntheticOptions options;

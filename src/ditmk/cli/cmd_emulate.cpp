@@ -32,6 +32,7 @@ struct EmulateArgs {
   std::string variant;
   std::string embodiment;
   int n_blocks = 0;  // 0: all of the model's blocks
+  std::string protocol = "seed";
 };
 
 void write_report(const std::string& path, const nlohmann::json& report) {
@@ -112,6 +113,7 @@ void print_dit_report(const tt::kernel::EmuResult& r, const tt::kernel::VsRefere
 void run_dit_program(const EmulateArgs& args) {
   using namespace ditmk::tt;
   const Variant variant = parse_variant(args.variant.empty() ? "steps4" : args.variant);
+  const kernel::Protocol protocol = kernel::parse_protocol(args.protocol);
   const TileFormat dtype = parse_tile_format(args.dtype);
   require(dtype != TileFormat::fp32, "--dtype: the stream arena is bf16 or bfp8_b, not fp32");
   const model::Weights full = load_model(args.model);
@@ -123,7 +125,7 @@ void run_dit_program(const EmulateArgs& args) {
       model::noise_matrix(model::synthetic_noise(weights.config, args.seed).view(), weights.config, "noise");
   const int threads = hardware_threads();
   const ref::ActionHead ref(weights, embodiment, threads);
-  const kernel::EmuExecutor emu(weights, embodiment, {dtype, threads});
+  const kernel::EmuExecutor emu(weights, embodiment, {dtype, threads, protocol});
   const auto call = emu.precompute(obs);
   kernel::EmuResult result;
   kernel::VsReference vs;
@@ -167,6 +169,8 @@ void add_emulate(CLI::App& app) {
   cmd->add_option("--checkpoint", args->model.checkpoint, "a release directory or .safetensors instead");
   cmd->add_option("--embodiment", args->embodiment, "embodiment id or tag (default: new_embodiment)");
   cmd->add_option("--n-blocks", args->n_blocks, "run only the first N DiT blocks (0: all)")->capture_default_str();
+  cmd->add_option("--protocol", args->protocol, "megakernel protocol: seed (two hubs, K4b) or onehub")
+      ->capture_default_str();
   cmd->callback([args] { run_emulate(*args); });
 }
 

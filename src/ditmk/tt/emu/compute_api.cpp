@@ -137,6 +137,17 @@ void copy_tile(uint32_t cb, uint32_t tile, uint32_t dst) {
   unpack(cb, tile, dst_tile(p, dst, "copy_tile"), "copy_tile");
 }
 
+void transpose_wh_tile(uint32_t cb, uint32_t tile, uint32_t dst) {
+  constexpr std::string_view call = "transpose_wh_tile";
+  ProcessorRuntime& p = trisc(call);
+  require_state(p, DstState::acquired, call, "acquired");
+  float* in = p.operand.data();
+  unpack(cb, tile, in, call);
+  float* out = dst_tile(p, dst, call);
+  for (int r = 0; r < kTile; ++r)
+    for (int c = 0; c < kTile; ++c) out[c * kTile + r] = in[r * kTile + c];
+}
+
 void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst) {
   constexpr std::string_view call = "matmul_tiles";
   const TwoOperands t = unpack_two(cb_a, cb_b, tile_a, tile_b, dst, call);

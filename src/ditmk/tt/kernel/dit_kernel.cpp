@@ -13,8 +13,8 @@ using namespace emu;
 constexpr uint32_t kHeadTiles = 64;  // tiles per row of the head-padded [64, 2048] attention layout
 
 // One walk of the whole program. Every processor of every working core runs it in the same order
-// and does its own part of each phase; the hub takes part in the rounds. Readers, spares and the
-// second hub have no work in direct mode.
+// and does its own part of each phase; the hubs take part in the rounds. Readers and spares have
+// no work in direct mode, nor has the second hub in the simplified protocol.
 class Walk {
  public:
   explicit Walk(Ctx& x) : x_(x), layout_(x.layout), variant_(layout_.variant), n_(uint32_t(layout_.n_blocks)) {}
@@ -34,8 +34,9 @@ class Walk {
   bool trisc() const { return x_.compute && x_.is(Processor::trisc); }
   bool brisc() const { return x_.compute && x_.is(Processor::brisc); }
   bool ncrisc() const { return x_.compute && x_.is(Processor::ncrisc); }
-  bool hub_brisc() const { return x_.hub && x_.is(Processor::brisc); }
-  bool hub_trisc() const { return x_.hub && x_.is(Processor::trisc); }
+  // hub 0, which also runs the Euler update
+  bool hub_brisc() const { return x_.hub && x_.hub_index == 0 && x_.is(Processor::brisc); }
+  bool hub_trisc() const { return x_.hub && x_.hub_index == 0 && x_.is(Processor::trisc); }
 
   uint32_t bias_table() const { return x_.io("bias_rows"); }
   uint32_t bias_row_bytes() const { return uint32_t(layout_.ff_dim) * 2; }
@@ -54,9 +55,10 @@ class Walk {
                              read_row_tile(x_, table, width_row_bytes(), shift_row, x_.col)}, 2);
   }
 
-  void contribute_front(uint32_t cb, uint32_t n_tiles, const std::vector<std::pair<uint32_t, uint32_t>>& pages) {
+  void contribute_front(uint32_t cb, uint32_t n_tiles, const std::vector<std::pair<uint32_t, uint32_t>>& pages,
+                        uint32_t hub = 0) {
     cb_wait_front(cb, n_tiles);
-    contribute(x_, get_read_ptr(cb), pages);
+    contribute(x_, hub, get_read_ptr(cb), pages);
     cb_pop_front(cb, n_tiles);
   }
 
@@ -74,7 +76,7 @@ class Walk {
   void setup() {
     if (brisc()) {
       setup_constants(x_);
-      learn_landing_ring(x_);
+      learn_landing_rings(x_);
       if (variant_ != Variant::steps4) {
         cb_reserve_back(x_.cb_x, kRowTiles);  // the host uploaded x_rep
         cb_push_back(x_.cb_x, kRowTiles);
@@ -82,8 +84,8 @@ class Walk {
         push_tail_constants();
       }
     }
+    if (x_.hub && x_.is(Processor::brisc)) publish_landing_ring(x_);
     if (hub_brisc()) {
-      publish_landing_ring(x_);
       push_tiles(x_.cb_hconst, {identity_tile(1.0f / float(x_.cfg.n_steps))}, 1);
       if (variant_ == Variant::steps4) {
         const uint32_t tiles = 2 * x_.nt;
@@ -152,7 +154,7 @@ class Walk {
     const uint32_t pages = 2 * x_.nt;
     if (hub_trisc()) hub_state_to_bf16(x_);
     if (hub_brisc()) cb_wait_front(x_.cb_xin, pages);
-    mcast_round(x_, 0, pages, hub_brisc() ? get_read_ptr(x_.cb_xin) : 0);
+    mcast_round(x_, 0, pages, x_.hub ? get_read_ptr(x_.cb_xin) : 0);
     if (hub_brisc()) cb_pop_front(x_.cb_xin, pages);
     const uint32_t w = uint32_t(layout_.width / kTile);
     tail_phase("enc1", x_.nt, x_.nt, Activation::none, bias_table(), bias_row_bytes(), 4 * n_ + 3, w);
@@ -199,7 +201,10 @@ class Walk {
 
   void self_attention_inputs(const std::string& blk, uint32_t b) {
     if (ncrisc()) stream_slice(x_, x_.op(blk + "qkv"));
-    if (trisc()) full_k_op(x_, kRowTiles, Activation::none);
+    if (trisc()) {
+      full_k_op(x_, kRowTiles, Activation::none);
+      if (x_.group == 1) transpose_head_k(x_);
+    }
     if (brisc()) {
       push_bias(bias_table(), bias_row_bytes(), 4 * b, {2 * x_.c, 2 * x_.c + 1});
       if (x_.group == 0) {
@@ -207,34 +212,34 @@ class Walk {
         push_tiles(x_.cb_mask, {read_row_tile(x_, mask, 128, 0, 0), read_row_tile(x_, mask, 128, 0, 1)}, 2);
       }
     }
-    // K then V of every head through the hub; the head core keeps its own head's tiles
-    for (uint32_t part = 1; part <= 2; ++part) {
-      if (brisc() && x_.group == part) {
-        std::vector<std::pair<uint32_t, uint32_t>> pages;
-        for (uint32_t r = 0; r < 2; ++r)
-          for (uint32_t d = 0; d < 2; ++d) pages.push_back({r * 2 + d, r * kHeadTiles + 2 * x_.head + d});
-        contribute_front(x_.cb_mm0, 4, pages);
+    if (x_.seed()) {
+      if (brisc()) x_.group == 0 ? receive_head_kv(x_) : send_head_kv(x_);
+    } else {
+      // K^T then V of every head through the hub; the head core keeps its own head's tiles
+      for (uint32_t part = 1; part <= 2; ++part) {
+        if (brisc() && x_.group == part) {
+          std::vector<std::pair<uint32_t, uint32_t>> pages;
+          for (uint32_t i = 0; i < 4; ++i) pages.push_back({i, head_page(i)});
+          contribute_front(x_.cb_mm0, 4, pages);
+        }
+        mcast_round(x_, uint32_t(layout_.n_heads), 2 * kHeadTiles);
+        if (!brisc()) continue;
+        if (x_.group == 0) copy_head_tiles(part == 1 ? x_.cb_k : x_.cb_v);
+        cb_pop_front(x_.cb_a, kCbAPages);
       }
-      mcast_round(x_, uint32_t(layout_.n_heads), 2 * kHeadTiles);
-      if (!brisc()) continue;
-      if (x_.group == 0) copy_head_tiles(part == 1 ? x_.cb_k : x_.cb_v, part == 1);
-      cb_pop_front(x_.cb_a, kCbAPages);
     }
+    x_.head_k_chunks += 1;
   }
 
-  // K^T tiles (slot d * 2 + key tile) or V tiles (slot key tile * 2 + d) of this head from cb_a.
-  void copy_head_tiles(uint32_t cb, bool transposed) {
+  // Page of cb_a holding tile i of this head's 4-tile window: two tiles of each head per tile row.
+  uint32_t head_page(uint32_t i) const { return (i / 2) * kHeadTiles + 2 * x_.head + i % 2; }
+
+  // This head's 4-tile window of K^T or V from the round in cb_a.
+  void copy_head_tiles(uint32_t cb) {
     cb_reserve_back(cb, 4);
-    for (uint32_t kr = 0; kr < 2; ++kr) {
-      for (uint32_t d = 0; d < 2; ++d) {
-        Bf16Tile tile;
-        l1_read(get_read_ptr(x_.cb_a) + (kr * kHeadTiles + 2 * x_.head + d) * kBf16TileBytes, tile.data(),
-                kBf16TileBytes);
-        const uint32_t slot = transposed ? d * 2 + kr : kr * 2 + d;
-        const Bf16Tile out = transposed ? transpose(tile) : tile;
-        l1_write(get_write_ptr(cb) + slot * kBf16TileBytes, out.data(), kBf16TileBytes);
-      }
-    }
+    for (uint32_t i = 0; i < 4; ++i)
+      local_copy(get_read_ptr(x_.cb_a) + head_page(i) * kBf16TileBytes, get_write_ptr(cb) + i * kBf16TileBytes,
+                 kBf16TileBytes);
     cb_push_back(cb, 4);
   }
 
@@ -259,6 +264,7 @@ class Walk {
     const bool split = keys.split();
     const uint32_t first = split ? x_.group * chunks / 3 : 0;
     const uint32_t end = split ? (x_.group + 1) * chunks / 3 : (x_.group == 0 ? chunks : 0);
+    x_.head_k_chunks += split ? chunks / 3 : chunks;  // the head core's share
     if (trisc()) {
       assemble_q(x_);
       if (split) {
@@ -319,21 +325,18 @@ class Walk {
     for (uint32_t j = first; j < end; ++j) {
       cb_reserve_back(x_.cb_k, 4);
       cb_reserve_back(x_.cb_v, 4);
+      // the host stores K transposed: page (kr, d) holds K^T tile (d, kr)
       for (uint32_t kr = 0; kr < 2; ++kr) {
         for (uint32_t d = 0; d < 2; ++d) {
           const uint32_t page = (x_.head * key_tiles + 2 * j + kr) * 2 + d;
-          const uint32_t k_slot = get_write_ptr(x_.cb_k) + (d * 2 + kr) * kBf16TileBytes;
-          noc_async_read(k_tiles.get_noc_addr(page), k_slot, kBf16TileBytes);
+          noc_async_read(k_tiles.get_noc_addr(page), get_write_ptr(x_.cb_k) + (d * 2 + kr) * kBf16TileBytes,
+                         kBf16TileBytes);
           noc_async_read(v_tiles.get_noc_addr(page), get_write_ptr(x_.cb_v) + (kr * 2 + d) * kBf16TileBytes,
                          kBf16TileBytes);
-          noc_async_read_barrier();
-          x_.cfg.trace->io_read_bytes += 2 * kBf16TileBytes;
-          Bf16Tile tile;
-          l1_read(k_slot, tile.data(), kBf16TileBytes);
-          const Bf16Tile kt = transpose(tile);
-          l1_write(k_slot, kt.data(), kBf16TileBytes);
         }
       }
+      noc_async_read_barrier();
+      x_.cfg.trace->io_read_bytes += 8 * kBf16TileBytes;
       cb_push_back(x_.cb_k, 4);
       cb_push_back(x_.cb_v, 4);
       std::vector<Bf16Tile> mask;
@@ -375,6 +378,10 @@ class Walk {
     if (ncrisc()) stream_slice(x_, x_.op(blk + "ff1"));
     if (trisc()) full_k_op(x_, kRowTiles, Activation::gelu);
     if (brisc()) push_bias(bias_table(), bias_row_bytes(), 4 * b + 2, {2 * x_.c, 2 * x_.c + 1});
+    if (x_.seed()) {
+      k_split_residual(blk + "ff2", 4 * b + 3, [&] { ff2_chunk_ring(); });
+      return;
+    }
     // the [64, 6144] FF1 output reaches the ff2 cores a K quarter (1536 columns) per round
     const uint32_t cores_per_quarter = kComputeCores / 4;
     k_split_residual(blk + "ff2", 4 * b + 3, [&] {
@@ -398,6 +405,38 @@ class Walk {
     });
   }
 
+  // Seed: the FF1 output as a ring of [64, 1024] chunks over the two hubs (even chunks on hub 0,
+  // odd on hub 1, each landing in its own slot of the hub's ring so a gather never waits for an
+  // earlier multicast); cb_a holds two chunk windows and every compute core credits a chunk as soon
+  // as its window is free, one chunk ahead of the one it waits for.
+  void ff2_chunk_ring() {
+    const uint32_t chunk_tiles = kChunkPages / 2;
+    const uint32_t chunks = uint32_t(layout_.ff_dim / kTile) / chunk_tiles;
+    const uint32_t cores_per_chunk = kComputeCores / chunks;
+    if (brisc()) {
+      const uint32_t kc = x_.c / cores_per_chunk;
+      const uint32_t col0 = 2 * x_.c - chunk_tiles * kc;
+      std::vector<std::pair<uint32_t, uint32_t>> pages;
+      for (uint32_t r = 0; r < 2; ++r)
+        for (uint32_t n = 0; n < 2; ++n) pages.push_back({r * 2 + n, (kc / 2) * kChunkPages + r * chunk_tiles + col0 + n});
+      contribute_front(x_.cb_mm0, 4, pages, kc % 2);
+      cb_reserve_back(x_.cb_a, kCbAPages);
+      credit_hub(x_, 0);
+      credit_hub(x_, 1);
+    }
+    for (uint32_t kc = 0; kc < chunks; ++kc) {
+      hub_round(x_, {kc % 2, cores_per_chunk, kChunkPages, 0, (kc % 2) * kChunkPages, 0, (kc / 2) * kChunkPages});
+      if (!brisc()) continue;
+      await_round(x_, kc % 2);
+      cb_push_back(x_.cb_a, kChunkPages);
+      if (kc >= 1 && kc + 1 < chunks) {
+        cb_reserve_back(x_.cb_a, kChunkPages);
+        credit_hub(x_, (kc + 1) % 2);
+      }
+    }
+    if (trisc()) ff2_chunk_partials(x_, chunks);
+  }
+
   void output_head(uint32_t step) {
     if (trisc()) {
       layer_norm_own_tile(x_, true, x_.cb_stat32, 0);
@@ -411,7 +450,7 @@ class Walk {
     tail_phase("proj_out_2", w, w, Activation::none, bias_table(), bias_row_bytes(), 4 * n_, out);
     if (variant_ == Variant::step) {
       hub_gather(x_, out);
-      if (hub_brisc()) write_tiles(x_.land_base, x_.io("y_out"), 2 * out, kBf16TileBytes);
+      if (hub_brisc()) write_tiles(x_.land[0], x_.io("y_out"), 2 * out, kBf16TileBytes);
       return;
     }
     mcast_round(x_, out, 2 * out);
@@ -421,7 +460,7 @@ class Walk {
     if (hub_brisc()) cb_reserve_back(x_.cb_land, kLandPages);
     hub_gather(x_, x_.nt);
     if (hub_brisc()) cb_push_back(x_.cb_land, kLandPages);
-    if (hub_trisc()) hub_euler_update(x_);
+    if (hub_trisc()) hub_euler_update(x_, x_.seed() && named("euler_fp32") == 0);
   }
 
   void write_tiles(uint32_t src_l1, uint32_t buffer, uint32_t tiles, uint32_t tile_bytes) {

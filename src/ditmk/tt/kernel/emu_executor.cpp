@@ -31,8 +31,10 @@ std::vector<std::byte> table_bytes(const HostTable& t) {
 class DeviceRun {
  public:
   DeviceRun(const model::Weights& w, int embodiment, const model::Observation& obs,
-          const model::CallInputs<double>& call, const model::ModelConfig& config, Variant variant, TileFormat dtype)
-      : w_(w), config_(config) {
+          const model::CallInputs<double>& call, const model::ModelConfig& config, Variant variant,
+          const EmuOptions& emu)
+      : w_(w), config_(config), emu_(emu) {
+    const TileFormat dtype = emu.dtype;
     ArenaOptions options;
     options.variant = variant;
     options.dtype_stream = dtype;
@@ -61,6 +63,7 @@ class DeviceRun {
     ProgramOptions program;
     program.kernel = Kernel::k4;
     program.step_index = step_index;
+    if (emu_.cb_w_slots > 0) program.cb_w_slots = emu_.cb_w_slots;
     const ProgramSpec dry = build_program_spec(blackhole_core_map(), layout_, program);
     program.dry_run = false;
     for (const auto& [name, buffer] : buffers_) program.io[name] = buffer->address;
@@ -72,6 +75,7 @@ class DeviceRun {
     config->layout = &spec_.layout;
     for (std::size_t i = 0; i < spec_.io.size(); ++i) config->io_index[spec_.io[i].name] = uint32_t(i);
     config->n_steps = layout_.variant == Variant::steps4 ? kSteps : 1;
+    config->protocol = emu_.protocol;
     for (const Core& core : spec_.core_map.compute) config->compute_cores.push_back({uint32_t(core.x), uint32_t(core.y)});
     config_kernel_ = config;
     device_.load(emu::program_from_plan(spec_, make_dit_kernel(config)));
@@ -136,8 +140,8 @@ class DeviceRun {
       if (!layout_.is_cross(b)) continue;
       const KeySetShape& shape = layout_.keys_of(b);
       const std::vector<int> keys = admissible_keys(obs, shape.keys);
-      put(fmt::format("kv_k_{}", b), head_key_tiles(layout_, call.cross_k[b], keys, shape.chunks()), 2048);
-      put(fmt::format("kv_v_{}", b), head_key_tiles(layout_, call.cross_v[b], keys, shape.chunks()), 2048);
+      put(fmt::format("kv_k_{}", b), head_key_tiles(layout_, call.cross_k[b], keys, shape.chunks(), true), 2048);
+      put(fmt::format("kv_v_{}", b), head_key_tiles(layout_, call.cross_v[b], keys, shape.chunks(), false), 2048);
       const std::string slot = std::string(model::key_set_name(shape.keys)) + "_mask";
       const bool present = shape.keys != model::KeySet::image || shape.l_real != shape.l_pad;
       if (present && !mask_written[shape.keys]) {
@@ -161,6 +165,7 @@ class DeviceRun {
  private:
   const model::Weights& w_;
   model::ModelConfig config_;
+  EmuOptions emu_;
   ArenaLayout layout_;
   emu::Device device_;
   std::map<std::string, const emu::DramBuffer*> buffers_;
@@ -228,7 +233,7 @@ EmuResult EmuExecutor::denoise(const model::Observation& obs, const Matrix<doubl
 EmuResult EmuExecutor::denoise(const model::Observation& obs, const model::CallInputs<double>& call,
                                const Matrix<double>& noise, int launches) const {
   require(launches >= 1, "launches {} must be at least 1", launches);
-  DeviceRun device_run(weights_, embodiment_, obs, call, weights_.config, Variant::steps4, options_.dtype);
+  DeviceRun device_run(weights_, embodiment_, obs, call, weights_.config, Variant::steps4, options_);
   device_run.put_state(noise);
   device_run.load_program(0, nullptr);
   EmuResult r;
@@ -260,7 +265,7 @@ EmuResult EmuExecutor::denoise_by_steps(const model::Observation& obs, const mod
                                         const Matrix<double>& noise) const {
   const ref::ActionHead ref(weights_, embodiment_, options_.threads);
   const model::EmbodimentWeights e = weights_.embodiment(embodiment_);
-  DeviceRun device_run(weights_, embodiment_, obs, call, weights_.config, Variant::step, options_.dtype);
+  DeviceRun device_run(weights_, embodiment_, obs, call, weights_.config, Variant::step, options_);
   EmuResult r;
   describe(r, device_run);
   const auto& c = weights_.config;
@@ -285,7 +290,7 @@ EmuResult EmuExecutor::blocks(const model::Observation& obs, const model::CallIn
   require(residual.rows == config.m_rows() && residual.cols == config.dims.width,
           "residual is [{}, {}], the blocks take [{}, {}]", residual.rows, residual.cols, config.m_rows(),
           config.dims.width);
-  DeviceRun device_run(weights_, embodiment_, obs, call, config, Variant::block, options_.dtype);
+  DeviceRun device_run(weights_, embodiment_, obs, call, config, Variant::block, options_);
   device_run.load_program(step, &residual);
   EmuResult r;
   describe(r, device_run);

@@ -25,6 +25,8 @@ namespace ditmk::tt::kernel {
 struct EmuOptions {
   TileFormat dtype = TileFormat::bf16;  // stream arena format (the tail arena is bf16)
   int threads = 1;                      // host precompute threads
+  Protocol protocol = Protocol::seed;
+  int cb_w_slots = 0;                   // weight-ring depth in K-blocks (0: the plan's default)
 };
 
 struct EmuLaunch {

@@ -1,5 +1,7 @@
 #include "ditmk/tt/kernel/tile_math.hpp"
 
+#include <algorithm>
+
 namespace ditmk::tt::kernel {
 
 using namespace emu;
@@ -96,6 +98,32 @@ void partial_op(Ctx& x, uint32_t k_tiles, uint32_t a_row_tiles, uint32_t a_col0)
   pack_range(x.cb_scores, 0, 4);
   tile_regs_release();
   cb_pop_front(x.cb_a, kCbAPages);
+}
+
+void ff2_chunk_partials(Ctx& x, uint32_t chunks) {
+  const uint32_t chunk_tiles = kChunkPages / 2;
+  const uint32_t k0 = x.quarter * kRowTiles, k1 = k0 + kRowTiles;
+  tile_regs_acquire();
+  for (uint32_t kc = 0; kc < chunks; ++kc) {
+    cb_wait_front(x.cb_a, kChunkPages);
+    const uint32_t lo = std::max(k0, kc * chunk_tiles), hi = std::min(k1, (kc + 1) * chunk_tiles);
+    if (lo < hi) stream_matmul(x, hi - lo, chunk_tiles, lo - kc * chunk_tiles);
+    cb_pop_front(x.cb_a, kChunkPages);
+  }
+  finish_math();
+  pack_range(x.cb_scores, 0, 4);
+  tile_regs_release();
+}
+
+void transpose_head_k(Ctx& x) {
+  cb_wait_front(x.cb_mm0, 4);
+  tile_regs_acquire();
+  for (uint32_t r = 0; r < 2; ++r)
+    for (uint32_t d = 0; d < 2; ++d) transpose_wh_tile(x.cb_mm0, r * 2 + d, d * 2 + r);
+  finish_math();
+  pack_range(x.cb_mm0, 0, 4);
+  tile_regs_release();
+  cb_pop_front(x.cb_mm0, 4);
 }
 
 void tail_op(Ctx& x, uint32_t k_tiles, uint32_t a_row_tiles, Activation act) {
@@ -505,7 +533,7 @@ void hub_state_to_bf16(Ctx& x) {
   }
 }
 
-void hub_euler_update(Ctx& x) {
+void hub_euler_update(Ctx& x, bool round_bf16) {
   cb_wait_front(x.cb_land, kLandPages);
   cb_wait_front(x.cb_hconst, 1);
   for (uint32_t i = 0; i < 2 * x.nt; ++i) {
@@ -516,8 +544,16 @@ void hub_euler_update(Ctx& x) {
     copy_tile(x.cb_land, i, 1);
     finish_math();
     cb_pop_front(x.cb_act, 1);
-    pack_range(x.cb_act, 0, 1);
+    pack_range(round_bf16 ? x.cb_xbf : x.cb_act, 0, 1);
     pack_range(x.cb_vel, 1, 1);
+    tile_regs_release();
+    if (!round_bf16) continue;
+    cb_wait_front(x.cb_xbf, 1);
+    tile_regs_acquire();
+    copy_tile(x.cb_xbf, 0, 0);
+    finish_math();
+    cb_pop_front(x.cb_xbf, 1);
+    pack_range(x.cb_act, 0, 1);
     tile_regs_release();
   }
   cb_pop_front(x.cb_land, kLandPages);

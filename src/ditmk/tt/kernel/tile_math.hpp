@@ -20,6 +20,12 @@ void stream_matmul(Ctx& x, uint32_t k_tiles, uint32_t a_row_tiles, uint32_t a_co
 void full_k_op(Ctx& x, uint32_t a_row_tiles, Activation act);
 // A K-split op (q, out, ff2): the 4 fp32 partial tiles into cb_scores.
 void partial_op(Ctx& x, uint32_t k_tiles, uint32_t a_row_tiles, uint32_t a_col0);
+// Seed FF2: the four fp32 partials into cb_scores from the `chunks` [64, 1024] chunks of the FF1
+// output arriving in cb_a (64-page windows), multiplying the part of each inside this core's K quarter.
+void ff2_chunk_partials(Ctx& x, uint32_t chunks);
+// The K core of a head: its 4 K tiles in cb_mm0 (row tile r, column tile d at r * 2 + d) replaced
+// by the K^T tiles attention multiplies by (d * 2 + r).
+void transpose_head_k(Ctx& x);
 // A tail op on one N tile over the whole K from cb_tw: bias, activation, 2 bf16 tiles into cb_o.
 void tail_op(Ctx& x, uint32_t k_tiles, uint32_t a_row_tiles, Activation act);
 // The encoder's last op: (acc + b3_pos) on the action rows, the state/future rows elsewhere.
@@ -42,8 +48,9 @@ void residual_update(Ctx& x);
 // modulated by the (1 + scale, shift) tiles in cb_adaln_raw, packed into cb_h.
 void layer_norm_own_tile(Ctx& x, bool modulate, uint32_t eps_cb, uint32_t eps_tile);
 
-// Hub: x_t (cb_act, fp32) -> bf16 into cb_xin, and x_t += dt * v with v in cb_land.
+// Hub: x_t (cb_act, fp32) -> bf16 into cb_xin, and x_t += dt * v with v in cb_land, the new state
+// rounded to bf16 (through cb_xbf) when `round_bf16`.
 void hub_state_to_bf16(Ctx& x);
-void hub_euler_update(Ctx& x);
+void hub_euler_update(Ctx& x, bool round_bf16);
 
 }  // namespace ditmk::tt::kernel
