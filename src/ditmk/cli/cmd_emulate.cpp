@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "ditmk/cli/commands.hpp"
@@ -14,7 +15,10 @@
 #include "ditmk/model/synthetic.hpp"
 #include "ditmk/ref/action_head.hpp"
 #include "ditmk/tt/emu/linear_program.hpp"
+#include "ditmk/io/atomic_file.hpp"
+#include "ditmk/tt/emu/chrome_trace.hpp"
 #include "ditmk/tt/kernel/emu_report.hpp"
+#include "ditmk/tt/kernel/timing_report.hpp"
 
 namespace ditmk::cli {
 
@@ -33,7 +37,15 @@ struct EmulateArgs {
   std::string embodiment;
   int n_blocks = 0;  // 0: all of the model's blocks
   std::string protocol = "seed";
+  bool timing = false;
+  std::string trace;
 };
+
+std::string trace_json(const tt::emu::TimingResult& timing) {
+  std::ostringstream out;
+  tt::emu::write_chrome_trace(timing, out);
+  return out.str();
+}
 
 void write_report(const std::string& path, const nlohmann::json& report) {
   if (path.empty()) return;
@@ -125,7 +137,8 @@ void run_dit_program(const EmulateArgs& args) {
       model::noise_matrix(model::synthetic_noise(weights.config, args.seed).view(), weights.config, "noise");
   const int threads = hardware_threads();
   const ref::ActionHead ref(weights, embodiment, threads);
-  const kernel::EmuExecutor emu(weights, embodiment, {dtype, threads, protocol});
+  const bool timing = args.timing || !args.trace.empty();
+  const kernel::EmuExecutor emu(weights, embodiment, {dtype, threads, protocol, 0, timing});
   const auto call = emu.precompute(obs);
   kernel::EmuResult result;
   kernel::VsReference vs;
@@ -141,8 +154,19 @@ void run_dit_program(const EmulateArgs& args) {
                                         : emu.denoise_by_steps(obs, call, noise);
     vs = kernel::compare_denoise(result.denoise, ref.denoise(call, noise));
   }
-  write_report(args.report, kernel::to_json(result, vs));
+  nlohmann::json report = kernel::to_json(result, vs);
+  std::string timing_lines;
+  if (timing) {
+    const kernel::TimingSummary summary = kernel::summarize_timing(result);
+    report["timing"] = kernel::to_json(summary);
+    timing_lines = kernel::timing_text(summary);
+  }
+  // the trace of the first launch (the step variant's first step)
+  const std::string trace = args.trace.empty() ? "" : trace_json(*result.launches.front().report.timing);
+  write_report(args.report, report);
+  if (!args.trace.empty()) io::write_file_atomic(args.trace, trace);
   print_dit_report(result, vs);
+  fmt::print("{}", timing_lines);
 }
 
 void run_emulate(const EmulateArgs& args) {
@@ -171,6 +195,8 @@ void add_emulate(CLI::App& app) {
   cmd->add_option("--n-blocks", args->n_blocks, "run only the first N DiT blocks (0: all)")->capture_default_str();
   cmd->add_option("--protocol", args->protocol, "megakernel protocol: seed (two hubs, K4b) or onehub")
       ->capture_default_str();
+  cmd->add_flag("--timing", args->timing, "predict the time on the chip (timing model, docs/timing.md)");
+  cmd->add_option("--trace", args->trace, "write the timed launch as a Chrome / Perfetto trace (implies --timing)");
   cmd->callback([args] { run_emulate(*args); });
 }
 

@@ -61,6 +61,7 @@ Program program_from_plan(const ProgramSpec& spec, Kernel kernel) {
   for (const auto& [core, args] : spec.per_core_rt_args) {
     program.core_args[coord_of(core)] = {args.begin(), args.end()};
   }
+  program.math_fidelity = MathFidelity::hifi2;  // the plan's compute config (manifest descriptor)
   program.kernel = std::move(kernel);
   validate(program);
   return program;

@@ -1,5 +1,7 @@
 #include "ditmk/tt/kernel/data_movers.hpp"
 
+#include <fmt/format.h>
+
 namespace ditmk::tt::kernel {
 
 using namespace emu;
@@ -120,7 +122,12 @@ void local_copy(uint32_t src_l1, uint32_t dst_l1, uint32_t bytes) {
   noc_async_read_barrier();
 }
 
-void contribute(Ctx& x, uint32_t hub, uint32_t src_l1, const std::vector<std::pair<uint32_t, uint32_t>>& tiles) {
+std::string gather_zone(uint32_t hub, uint32_t round) { return fmt::format("gather {}.{}", hub, round); }
+std::string round_zone(uint32_t hub, uint32_t round) { return fmt::format("round {}.{}", hub, round); }
+
+void contribute(Ctx& x, uint32_t hub, uint32_t src_l1, const std::vector<std::pair<uint32_t, uint32_t>>& tiles,
+                uint32_t ahead) {
+  const DeviceZone zone(gather_zone(hub, x.rounds[hub] + 1 + ahead));
   for (const auto& [offset, page] : tiles) {
     noc_async_write(src_l1 + offset * kBf16TileBytes, x.hub_noc(hub, x.land[hub] + page * kBf16TileBytes),
                     kBf16TileBytes);
@@ -144,6 +151,7 @@ void hub_send(Ctx& x, const HubRound& r) {
   const bool split = x.seed() && r.from == 0;
   x.gathered[h] += r.contributors;
   if (x.is(Processor::ncrisc) && !split) return;
+  const DeviceZone zone(fmt::format("multicast {}.{}", h, x.rounds[h]));
   noc_semaphore_wait_min(x.sem_gather, x.gathered[h]);
   // every compute core has room for the round: the previous one in that cb_a window is consumed
   noc_semaphore_wait_min(x.sem_ready[h], x.rounds[h] * named("n_compute"));
@@ -186,6 +194,7 @@ void await_round(Ctx& x, uint32_t hub) { noc_semaphore_wait_min(x.sem_round[hub]
 void mcast_round(Ctx& x, uint32_t contributors, uint32_t pages, uint32_t source, uint32_t dram_out) {
   hub_round(x, {0, contributors, pages, source, 0, dram_out});
   if (!x.compute || !x.is(Processor::brisc)) return;
+  const DeviceZone zone(round_zone(0, x.rounds[0]));
   cb_reserve_back(x.cb_a, kCbAPages);
   credit_hub(x, 0);
   await_round(x, 0);

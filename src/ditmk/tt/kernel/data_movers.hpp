@@ -3,6 +3,7 @@
 // multicast rounds, exchanges of fp32 partials between compute cores, and the small tiles the
 // movers build from DRAM rows (bias, AdaLN, masks).
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -31,8 +32,9 @@ void push_tiles(uint32_t cb, const std::vector<Bf16Tile>& tiles, uint32_t window
 void local_copy(uint32_t src_l1, uint32_t dst_l1, uint32_t bytes);
 
 // Writes tiles (offset in tiles from src_l1, page of the landing ring) into hub `hub`'s landing ring
-// and counts this core as one contribution there.
-void contribute(Ctx& x, uint32_t hub, uint32_t src_l1, const std::vector<std::pair<uint32_t, uint32_t>>& tiles);
+// and counts this core as one contribution there, to the hub's next round or (`ahead`) a later one.
+void contribute(Ctx& x, uint32_t hub, uint32_t src_l1, const std::vector<std::pair<uint32_t, uint32_t>>& tiles,
+                uint32_t ahead = 0);
 
 // One multicast round of a hub, run by the hub and every compute core at the same point of the
 // walk. The hub waits for `contributors` contributions and a ready credit from every compute core,
@@ -51,6 +53,10 @@ struct HubRound {
   uint32_t land_page = 0;  // where the gather landed in the ring (when `from` is 0)
 };
 void hub_round(Ctx& x, const HubRound& round);
+// The profiler zone names of round n of a hub: its gather on the producers, its arrival on the
+// receivers, its multicast on the hub (the timing report measures rounds between them).
+std::string gather_zone(uint32_t hub, uint32_t round);
+std::string round_zone(uint32_t hub, uint32_t round);
 // A round of hub 0 into the whole cb_a, which every compute BRISC reserves whole, credits and
 // pushes once it arrived. Whoever reads the round (TRISC for matmul inputs, the BRISC for K / V
 // and residual rows) pops cb_a.

@@ -1,5 +1,7 @@
 #include "ditmk/tt/kernel/dit_kernel.hpp"
 
+#include <fmt/format.h>
+
 #include "ditmk/core/dtype.hpp"
 #include "ditmk/tt/kernel/data_movers.hpp"
 #include "ditmk/tt/kernel/tile_math.hpp"
@@ -23,9 +25,18 @@ class Walk {
     setup();
     for (uint32_t s = 0; s < x_.cfg.n_steps; ++s) {
       const uint32_t step = variant_ == Variant::steps4 ? s : x_.step_index();
-      if (variant_ == Variant::steps4) encoder(step);
-      for (uint32_t b = 0; b < n_; ++b) block(step, b);
-      if (variant_ != Variant::block) output_head(step);
+      if (variant_ == Variant::steps4) {
+        const DeviceZone zone(fmt::format("s{} encoder", step));
+        encoder(step);
+      }
+      for (uint32_t b = 0; b < n_; ++b) {
+        const DeviceZone zone(fmt::format("s{} blk{}", step, b));
+        block(step, b);
+      }
+      if (variant_ != Variant::block) {
+        const DeviceZone zone(fmt::format("s{} head", step));
+        output_head(step);
+      }
     }
     finish();
   }
@@ -56,9 +67,9 @@ class Walk {
   }
 
   void contribute_front(uint32_t cb, uint32_t n_tiles, const std::vector<std::pair<uint32_t, uint32_t>>& pages,
-                        uint32_t hub = 0) {
+                        uint32_t hub = 0, uint32_t ahead = 0) {
     cb_wait_front(cb, n_tiles);
-    contribute(x_, hub, get_read_ptr(cb), pages);
+    contribute(x_, hub, get_read_ptr(cb), pages, ahead);
     cb_pop_front(cb, n_tiles);
   }
 
@@ -173,38 +184,53 @@ class Walk {
     mcast_round(x_, kComputeCores, 2 * kRowTiles);
   }
 
+  // Phases are profiler zones on every processor: the trace shows them, the timing report finds
+  // the rounds and the QKV matmul in them.
   void block(uint32_t step, uint32_t b) {
-    layer_norm_phase(true, x_.cb_stat, kBlockEpsTile, adaln_row(step, 2 * b));
+    phase("ln1", [&] { layer_norm_phase(true, x_.cb_stat, kBlockEpsTile, adaln_row(step, 2 * b)); });
     const std::string blk = "blk" + std::to_string(b) + ".";
     const bool head_core = x_.compute && x_.group == 0;
     if (!layout_.is_cross(int(b))) {
       self_attention_inputs(blk, b);
-      if (trisc() && head_core) head_attention(x_, x_.cb_mm0, 1);
+      phase("attn", [&] {
+        if (trisc() && head_core) head_attention(x_, x_.cb_mm0, 1);
+      });
     } else {
       cross_attention_inputs(blk, b);
     }
-    // O_h leaves a tile row at a time (cb_o runs in 2-tile windows, shared with the tail ops)
-    if (brisc() && head_core) {
-      for (uint32_t r = 0; r < 2; ++r)
-        contribute_front(x_.cb_o, 2, {{0, r * kHeadTiles + 2 * x_.head}, {1, r * kHeadTiles + 2 * x_.head + 1}});
-    }
-    mcast_round(x_, 2 * uint32_t(layout_.n_heads), 2 * kHeadTiles);
-    k_split_residual(blk + "out", 4 * b + 1, [&] {
-      if (trisc()) partial_op(x_, 16, kHeadTiles, x_.quarter * 16);
+    phase("attn_out", [&] {
+      // O_h leaves a tile row at a time (cb_o runs in 2-tile windows, shared with the tail ops)
+      if (brisc() && head_core) {
+        for (uint32_t r = 0; r < 2; ++r)
+          contribute_front(x_.cb_o, 2, {{0, r * kHeadTiles + 2 * x_.head}, {1, r * kHeadTiles + 2 * x_.head + 1}});
+      }
+      mcast_round(x_, 2 * uint32_t(layout_.n_heads), 2 * kHeadTiles);
     });
-    residual_round();
-    layer_norm_phase(false, x_.cb_stat, kBlockEpsTile, 0);
+    phase("out", [&] {
+      k_split_residual(blk + "out", 4 * b + 1, [&] {
+        if (trisc()) partial_op(x_, 16, kHeadTiles, x_.quarter * 16);
+      });
+    });
+    phase("residual", [&] { residual_round(); });
+    phase("ln2", [&] { layer_norm_phase(false, x_.cb_stat, kBlockEpsTile, 0); });
     feed_forward(blk, b);
     const bool last = b + 1 == n_ && variant_ == Variant::block;
-    residual_round(last && hub_brisc() ? x_.io("x_out") : 0);
+    phase("residual", [&] { residual_round(last && hub_brisc() ? x_.io("x_out") : 0); });
+  }
+
+  template <typename Body>
+  void phase(const char* name, Body body) {
+    const DeviceZone zone(name);
+    body();
   }
 
   void self_attention_inputs(const std::string& blk, uint32_t b) {
-    if (ncrisc()) stream_slice(x_, x_.op(blk + "qkv"));
-    if (trisc()) {
-      full_k_op(x_, kRowTiles, Activation::none);
-      if (x_.group == 1) transpose_head_k(x_);
-    }
+    phase("qkv", [&] {
+      if (ncrisc()) stream_slice(x_, x_.op(blk + "qkv"));
+      if (trisc()) full_k_op(x_, kRowTiles, Activation::none);
+    });
+    const DeviceZone zone("kv");
+    if (trisc() && x_.group == 1) transpose_head_k(x_);
     if (brisc()) {
       push_bias(bias_table(), bias_row_bytes(), 4 * b, {2 * x_.c, 2 * x_.c + 1});
       if (x_.group == 0) {
@@ -244,6 +270,7 @@ class Walk {
   }
 
   void cross_attention_inputs(const std::string& blk, uint32_t b) {
+    const DeviceZone zone("attn");
     if (ncrisc()) stream_slice(x_, x_.op(blk + "q"));
     if (trisc()) partial_op(x_, 16, kRowTiles, x_.group * 16);
     if (brisc()) {
@@ -375,9 +402,12 @@ class Walk {
   }
 
   void feed_forward(const std::string& blk, uint32_t b) {
-    if (ncrisc()) stream_slice(x_, x_.op(blk + "ff1"));
-    if (trisc()) full_k_op(x_, kRowTiles, Activation::gelu);
-    if (brisc()) push_bias(bias_table(), bias_row_bytes(), 4 * b + 2, {2 * x_.c, 2 * x_.c + 1});
+    phase("ff1", [&] {
+      if (ncrisc()) stream_slice(x_, x_.op(blk + "ff1"));
+      if (trisc()) full_k_op(x_, kRowTiles, Activation::gelu);
+      if (brisc()) push_bias(bias_table(), bias_row_bytes(), 4 * b + 2, {2 * x_.c, 2 * x_.c + 1});
+    });
+    const DeviceZone zone("ff2");
     if (x_.seed()) {
       k_split_residual(blk + "ff2", 4 * b + 3, [&] { ff2_chunk_ring(); });
       return;
@@ -419,7 +449,7 @@ class Walk {
       std::vector<std::pair<uint32_t, uint32_t>> pages;
       for (uint32_t r = 0; r < 2; ++r)
         for (uint32_t n = 0; n < 2; ++n) pages.push_back({r * 2 + n, (kc / 2) * kChunkPages + r * chunk_tiles + col0 + n});
-      contribute_front(x_.cb_mm0, 4, pages, kc % 2);
+      contribute_front(x_.cb_mm0, 4, pages, kc % 2, kc / 2);
       cb_reserve_back(x_.cb_a, kCbAPages);
       credit_hub(x_, 0);
       credit_hub(x_, 1);
@@ -427,8 +457,11 @@ class Walk {
     for (uint32_t kc = 0; kc < chunks; ++kc) {
       hub_round(x_, {kc % 2, cores_per_chunk, kChunkPages, 0, (kc % 2) * kChunkPages, 0, (kc / 2) * kChunkPages});
       if (!brisc()) continue;
-      await_round(x_, kc % 2);
-      cb_push_back(x_.cb_a, kChunkPages);
+      {
+        const DeviceZone zone(round_zone(kc % 2, x_.rounds[kc % 2]));
+        await_round(x_, kc % 2);
+        cb_push_back(x_.cb_a, kChunkPages);
+      }
       if (kc >= 1 && kc + 1 < chunks) {
         cb_reserve_back(x_.cb_a, kChunkPages);
         credit_hub(x_, (kc + 1) % 2);

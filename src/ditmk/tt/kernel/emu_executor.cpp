@@ -40,6 +40,7 @@ class DeviceRun {
     options.dtype_stream = dtype;
     const LayoutConfig keys = observation_layout(config, obs);
     layout_ = plan_arena(config, keys, options);
+    device_.set_timing(emu.timing);
     // DRAM address 0 stays unused, so that 0 means "absent" in the io table
     device_.allocate_interleaved("reserved", TileFormat::bf16, 64, 64);
     load_weights(embodiment, keys, dtype);
@@ -173,8 +174,9 @@ class DeviceRun {
   std::shared_ptr<KernelConfig> config_kernel_;
 };
 
-void describe(EmuResult& r, const DeviceRun& s) {
+void describe(EmuResult& r, const DeviceRun& s, Protocol protocol) {
   r.layout = s.layout();
+  r.protocol = protocol;
   r.planned_l1 = s.spec().l1_bytes;
   for (const CBSpec& cb : s.spec().cbs) r.cb_planned[cb.name] = cb.total_bytes;
   r.arena_block_bytes.assign(r.layout.n_blocks, 0);
@@ -237,7 +239,7 @@ EmuResult EmuExecutor::denoise(const model::Observation& obs, const model::CallI
   device_run.put_state(noise);
   device_run.load_program(0, nullptr);
   EmuResult r;
-  describe(r, device_run);
+  describe(r, device_run, options_.protocol);
   const ArenaLayout& l = device_run.layout();
   const auto& c = weights_.config;
   std::vector<std::byte> first_actions, first_taps;
@@ -267,7 +269,7 @@ EmuResult EmuExecutor::denoise_by_steps(const model::Observation& obs, const mod
   const model::EmbodimentWeights e = weights_.embodiment(embodiment_);
   DeviceRun device_run(weights_, embodiment_, obs, call, weights_.config, Variant::step, options_);
   EmuResult r;
-  describe(r, device_run);
+  describe(r, device_run, options_.protocol);
   const auto& c = weights_.config;
   MatD x = noise;
   for (int s = 0; s < kSteps; ++s) {
@@ -293,7 +295,7 @@ EmuResult EmuExecutor::blocks(const model::Observation& obs, const model::CallIn
   DeviceRun device_run(weights_, embodiment_, obs, call, config, Variant::block, options_);
   device_run.load_program(step, &residual);
   EmuResult r;
-  describe(r, device_run);
+  describe(r, device_run, options_.protocol);
   r.launches.push_back(device_run.launch());
   r.residual = unpadded(device_run.device().read_buffer(device_run.buffer("x_out")), kMPad, config.dims.width,
                         TileFormat::bf16, 0, config.m_rows(), config.dims.width);

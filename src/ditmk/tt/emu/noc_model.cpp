@@ -1,0 +1,197 @@
+#include "ditmk/tt/emu/noc_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ditmk::tt::emu {
+
+namespace {
+
+constexpr int kNocX = 17, kNocY = 12;
+constexpr int kNodes = kNocX * kNocY;
+constexpr int kInject = 0, kMoveX = 1, kMoveY = 2, kEject = 3;
+// tt-metal's blackhole_140_arch.yaml: the DRAM endpoint a worker reads each bank through
+constexpr int kBankNode[kNumDramBanks][2] = {{0, 11}, {0, 3}, {0, 8}, {0, 6}, {9, 11}, {9, 3}, {9, 8}, {9, 6}};
+
+// Logical worker column -> NoC column: Tensix columns are 1-7 and 10-16.
+int noc_x(uint32_t x) { return x < 7 ? int(x) + 1 : int(x) + 3; }
+int noc_y(uint32_t y) { return int(y) + 2; }
+
+int step(int v, int size, int dir) { return (v + size + dir) % size; }
+
+}  // namespace
+
+NocModel::NocModel(const TimingParams& params)
+    : p_(params), link_free_(std::size_t(2) * kNodes * 4, 0.0), bank_free_(kNumDramBanks, 0.0),
+      reader_free_(kNumCores, 0.0) {}
+
+NocModel::Node NocModel::node_of(uint32_t endpoint) const {
+  if (endpoint >= kDramEndpoint) {
+    const uint32_t bank = endpoint - kDramEndpoint;
+    return {kBankNode[bank][0], kBankNode[bank][1]};
+  }
+  const CoreCoord core = core_at(endpoint);
+  return {noc_x(core.x), noc_y(core.y)};
+}
+
+uint32_t NocModel::link(uint32_t noc, Node at, int dir) const {
+  return ((noc * kNodes + uint32_t(at.y * kNocX + at.x)) * 4) + uint32_t(dir);
+}
+
+double NocModel::route(uint32_t noc, Node from, Node to, std::vector<Hop>& hops) const {
+  const int dir = noc == 0 ? 1 : -1;
+  double offset = 0;
+  hops.push_back({link(noc, from, kInject), offset});
+  offset += p_.noc_niu_cycles;
+  Node at = from;
+  auto move_x = [&] {
+    while (at.x != to.x) {
+      hops.push_back({link(noc, at, kMoveX), offset});
+      offset += p_.noc_hop_cycles;
+      at.x = step(at.x, kNocX, dir);
+    }
+  };
+  auto move_y = [&] {
+    while (at.y != to.y) {
+      hops.push_back({link(noc, at, kMoveY), offset});
+      offset += p_.noc_hop_cycles;
+      at.y = step(at.y, kNocY, dir);
+    }
+  };
+  // NoC 0: right, then down; NoC 1: up, then left
+  if (noc == 0) move_x(), move_y();
+  else move_y(), move_x();
+  hops.push_back({link(noc, to, kEject), offset});
+  return offset + p_.noc_niu_cycles;
+}
+
+double NocModel::route_latency(uint32_t noc, Node from, Node to) const {
+  std::vector<Hop> hops;
+  return route(noc, from, to, hops);
+}
+
+double NocModel::reserve(const std::vector<Hop>& hops, double flits, double ready) {
+  double start = ready;
+  for (const Hop& h : hops) start = std::max(start, link_free_[h.link] - h.offset);
+  for (const Hop& h : hops) link_free_[h.link] = start + h.offset + flits;
+  return start;
+}
+
+double NocModel::send(uint32_t noc, Node from, Node to, uint32_t bytes, double ready, double bytes_per_cycle) {
+  std::vector<Hop> hops;
+  const double latency = route(noc, from, to, hops);
+  double arrived = ready;
+  for (uint32_t sent = 0; sent < bytes || sent == 0;) {
+    const uint32_t packet = std::min<uint32_t>(bytes - sent, uint32_t(p_.noc_packet_bytes));
+    sent += packet;
+    // a paced source (a DRAM bank) has the packet only once it has served its last byte
+    const double available = bytes_per_cycle > 0 ? ready + sent / bytes_per_cycle : ready;
+    const double flits = std::ceil(packet / p_.noc_flit_bytes) + 1;
+    const double start = reserve(hops, flits, available);
+    arrived = std::max(arrived, start + latency + flits);
+    if (packet == 0) break;
+  }
+  return arrived;
+}
+
+double NocModel::serve_dram(uint32_t bank, uint32_t bytes, bool bfp8, double arrival) {
+  const double rate = bfp8 ? p_.dram_bank_bfp8_bytes_per_cycle : p_.dram_bank_bf16_bytes_per_cycle;
+  const double start = std::max(arrival, bank_free_[bank]);
+  bank_free_[bank] = start + bytes / rate;
+  return start;
+}
+
+NocModel::Write NocModel::write(uint32_t noc, uint32_t src, uint32_t dst, uint32_t bytes, bool bfp8, double ready) {
+  const Node from = node_of(src), to = node_of(dst);
+  const double half = p_.noc_write_fixed_cycles / 2;
+  double landed = send(noc, from, to, bytes, ready + half, 0);
+  if (dst >= kDramEndpoint) {
+    const double rate = bfp8 ? p_.dram_bank_bfp8_bytes_per_cycle : p_.dram_bank_bf16_bytes_per_cycle;
+    landed = serve_dram(dst - kDramEndpoint, bytes, bfp8, landed) + bytes / rate;
+  }
+  const double acked = landed + route_latency(noc, to, from) + 1 + half;
+  return {landed, acked};
+}
+
+double NocModel::read(uint32_t noc, uint32_t reader, uint32_t src, uint32_t bytes, bool bfp8, double ready) {
+  const Node me = node_of(reader), from = node_of(src);
+  const double half = p_.noc_read_fixed_cycles / 2;
+  const double requested = ready + half + route_latency(noc, me, from) + 1;
+  if (src < kDramEndpoint) return send(noc, from, me, bytes, requested, 0) + half;
+  // the bank serves in arrival order; one reader cannot take more than its own port's rate
+  double start = serve_dram(src - kDramEndpoint, bytes, bfp8, requested + p_.dram_access_cycles);
+  start = std::max(start, reader_free_[reader]);
+  reader_free_[reader] = start + bytes / p_.dram_reader_bytes_per_cycle;
+  const double rate = bfp8 ? p_.dram_bank_bfp8_bytes_per_cycle : p_.dram_bank_bf16_bytes_per_cycle;
+  return send(noc, from, me, bytes, start, rate) + half;
+}
+
+NocModel::Multicast NocModel::multicast(uint32_t noc, uint32_t src, Rect rect, const std::vector<uint32_t>& dests,
+                                        uint32_t bytes, double ready) {
+  // The tree with X as the major axis: along the source's row to the rectangle's first column in
+  // the NoC's direction, along that column through every row of the rectangle, then along each row.
+  const int dir = noc == 0 ? 1 : -1;
+  const Node from = node_of(src);
+  const int x_first = noc == 0 ? noc_x(rect.x0) : noc_x(rect.x1);
+  const int x_last = noc == 0 ? noc_x(rect.x1) : noc_x(rect.x0);
+  const int y_lo = noc_y(rect.y0), y_hi = noc_y(rect.y1);
+  std::vector<Hop> tree;
+  std::vector<double> node_offset(kNodes, -1);
+  double offset = 0;
+  tree.push_back({link(noc, from, kInject), offset});
+  offset += p_.noc_niu_cycles;
+  Node at = from;
+  while (at.x != x_first) {
+    tree.push_back({link(noc, at, kMoveX), offset});
+    offset += p_.noc_hop_cycles;
+    at.x = step(at.x, kNocX, dir);
+  }
+  const int rows = y_hi - y_lo + 1;
+  for (int visited = 0;;) {
+    if (at.y >= y_lo && at.y <= y_hi) {
+      ++visited;
+      Node row = at;
+      double row_offset = offset;
+      node_offset[row.y * kNocX + row.x] = row_offset;
+      while (row.x != x_last) {
+        tree.push_back({link(noc, row, kMoveX), row_offset});
+        row_offset += p_.noc_hop_cycles;
+        row.x = step(row.x, kNocX, dir);
+        node_offset[row.y * kNocX + row.x] = row_offset;
+      }
+    }
+    if (visited == rows) break;
+    tree.push_back({link(noc, at, kMoveY), offset});
+    offset += p_.noc_hop_cycles;
+    at.y = step(at.y, kNocY, dir);
+  }
+  std::vector<double> eject_offset;
+  for (uint32_t d : dests) {
+    const Node n = node_of(d);
+    const double o = node_offset[n.y * kNocX + n.x];
+    tree.push_back({link(noc, n, kEject), o});
+    eject_offset.push_back(o + p_.noc_niu_cycles);
+  }
+  const double half = p_.noc_write_fixed_cycles / 2;
+  const uint32_t inject = link(noc, from, kInject);
+  const double acks = p_.mcast_base_cycles + p_.mcast_dest_cycles * double(dests.size());
+  Multicast out;
+  out.landed.assign(dests.size(), ready);
+  double start = ready + half;
+  for (uint32_t sent = 0; sent < bytes || sent == 0;) {
+    const uint32_t packet = std::min<uint32_t>(bytes - sent, uint32_t(p_.noc_packet_bytes));
+    sent += packet;
+    const double flits = std::ceil(packet / p_.noc_flit_bytes) + 1;
+    start = reserve(tree, flits, start);
+    // the sender's port is busy with the path reservation and the acknowledgements of the packet
+    link_free_[inject] += acks;
+    for (std::size_t i = 0; i < dests.size(); ++i) out.landed[i] = start + eject_offset[i] + flits + half;
+    if (packet == 0) break;
+  }
+  for (std::size_t i = 0; i < dests.size(); ++i) {
+    out.acked = std::max(out.acked, out.landed[i] + route_latency(noc, node_of(dests[i]), from) + 1 + half);
+  }
+  return out;
+}
+
+}  // namespace ditmk::tt::emu

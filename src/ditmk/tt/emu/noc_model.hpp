@@ -1,0 +1,64 @@
+#pragma once
+// The timed NoCs and DRAM banks of the timing model. Each NoC is the 17 x 12 torus of Blackhole's
+// NoC coordinates (tt-metal's soc descriptor: Tensix columns 1-7 and 10-16, rows 2-11; DRAM at
+// columns 0 and 9), NoC 0 routing right then down, NoC 1 up then left. A packet holds each link of
+// its route for one cycle per flit, entering it a hop latency after the previous one, and waits
+// until every link is free in time for it (cut-through with back pressure); a multicast holds each
+// link of its tree once. A DRAM bank serves requests in order at its share of the streaming rate.
+#include <cstdint>
+#include <vector>
+
+#include "ditmk/tt/emu/timing_log.hpp"
+#include "ditmk/tt/emu/timing_params.hpp"
+
+namespace ditmk::tt::emu {
+
+class NocModel {
+ public:
+  explicit NocModel(const TimingParams& params);
+
+  // A write of `bytes` from core `src` to endpoint `dst` (core or DRAM bank) issued at `ready`:
+  // when the data has landed, and when the acknowledgement is back at the source.
+  struct Write {
+    double landed = 0;
+    double acked = 0;
+  };
+  Write write(uint32_t noc, uint32_t src, uint32_t dst, uint32_t bytes, bool bfp8, double ready);
+  // A read by core `reader` of `bytes` at endpoint `src`: when the data is in the reader's L1.
+  double read(uint32_t noc, uint32_t reader, uint32_t src, uint32_t bytes, bool bfp8, double ready);
+  // A multicast from core `src` to `dests` (core indices inside `rect`): when each destination has
+  // the data (same order as dests), and when the last acknowledgement is back.
+  struct Multicast {
+    std::vector<double> landed;
+    double acked = 0;
+  };
+  Multicast multicast(uint32_t noc, uint32_t src, Rect rect, const std::vector<uint32_t>& dests, uint32_t bytes,
+                      double ready);
+
+ private:
+  struct Node {
+    int x = 0, y = 0;
+  };
+  struct Hop {
+    uint32_t link;
+    double offset;  // cycles after the packet's start at which it enters the link
+  };
+  Node node_of(uint32_t endpoint) const;
+  uint32_t link(uint32_t noc, Node at, int dir) const;
+  // Unicast route: inject, the router hops, eject; returns the latency to the destination's L1.
+  double route(uint32_t noc, Node from, Node to, std::vector<Hop>& hops) const;
+  double route_latency(uint32_t noc, Node from, Node to) const;
+  // Reserves `flits` cycles on every hop, starting no earlier than `ready`; returns the start.
+  double reserve(const std::vector<Hop>& hops, double flits, double ready);
+  // Packets of one transfer along a unicast route, each ready at ready_of(byte offset of its end).
+  double send(uint32_t noc, Node from, Node to, uint32_t bytes, double ready, double bytes_per_cycle);
+  // A bank serving `bytes` from `arrival`: when its service ends.
+  double serve_dram(uint32_t bank, uint32_t bytes, bool bfp8, double arrival);
+
+  const TimingParams& p_;
+  std::vector<double> link_free_;
+  std::vector<double> bank_free_;
+  std::vector<double> reader_free_;
+};
+
+}  // namespace ditmk::tt::emu
