@@ -40,7 +40,10 @@ inline TraceCounts check_trace(const std::string& text) {
   }
   constexpr double kPrintedPrecision = 1e-3;  // microseconds with four decimals
   for (auto& [track, spans] : tracks) {
-    std::sort(spans.begin(), spans.end());
+    // by start, the longer of two that start together first (it encloses the other)
+    std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first < b.first : a.second > b.second;
+    });
     if (track.second < tt::emu::kZoneTrackOffset) {
       for (std::size_t i = 1; i < spans.size(); ++i) {
         EXPECT_LE(spans[i - 1].first + spans[i - 1].second, spans[i].first + kPrintedPrecision)
