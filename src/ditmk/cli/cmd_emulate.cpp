@@ -19,6 +19,7 @@
 #include "ditmk/tt/emu/chrome_trace.hpp"
 #include "ditmk/tt/kernel/emu_report.hpp"
 #include "ditmk/tt/kernel/timing_report.hpp"
+#include "ditmk/tt/kernel/timing_sweep.hpp"
 
 namespace ditmk::cli {
 
@@ -39,6 +40,7 @@ struct EmulateArgs {
   std::string protocol = "seed";
   bool timing = false;
   std::string trace;
+  bool sweep = false;
 };
 
 std::string trace_json(const tt::emu::TimingResult& timing) {
@@ -169,7 +171,28 @@ void run_dit_program(const EmulateArgs& args) {
   fmt::print("{}", timing_lines);
 }
 
+// The timing model over plan choices on the model's first blocks.
+void run_sweep(const EmulateArgs& args) {
+  using namespace ditmk::tt;
+  const model::Weights full = load_model(args.model);
+  const model::Weights weights = first_blocks(full, kernel::sweep_block_count(full.config));
+  const int embodiment =
+      weights.resolve_embodiment(args.embodiment.empty() ? default_embodiment(weights.config) : args.embodiment);
+  const model::Observation obs = model::synthetic_observation(weights.config, args.seed);
+  const int threads = hardware_threads();
+  const auto call = kernel::EmuExecutor(weights, embodiment, {TileFormat::bf16, threads}).precompute(obs);
+  std::vector<kernel::SweepRow> rows;
+  for (const kernel::SweepChoice& choice : kernel::sweep_choices(weights.config, obs)) {
+    rows.push_back(kernel::run_sweep_choice(weights, embodiment, obs, call, choice, threads));
+    fmt::print(stderr, "swept {} {} {} slots\n", kernel::protocol_name(choice.protocol),
+               tile_format_name(choice.dtype), choice.cb_w_slots);
+  }
+  write_report(args.report, {{"sweep", kernel::to_json(rows)}});
+  fmt::print("{}", kernel::sweep_text(rows));
+}
+
 void run_emulate(const EmulateArgs& args) {
+  if (args.sweep) return run_sweep(args);
   if (args.program == "dit" || !args.variant.empty()) return run_dit_program(args);
   require(args.program == "linear", "--program: unknown program '{}' (known: linear, dit)", args.program);
   run_linear_program(args);
@@ -196,6 +219,8 @@ void add_emulate(CLI::App& app) {
   cmd->add_option("--protocol", args->protocol, "megakernel protocol: seed (two hubs, K4b) or onehub")
       ->capture_default_str();
   cmd->add_flag("--timing", args->timing, "predict the time on the chip (timing model, docs/timing.md)");
+  cmd->add_flag("--sweep", args->sweep,
+                "predict one block of each kind for each protocol, stream dtype and weight-ring depth");
   cmd->add_option("--trace", args->trace, "write the timed launch as a Chrome / Perfetto trace (implies --timing)");
   cmd->callback([args] { run_emulate(*args); });
 }

@@ -81,15 +81,24 @@ void learn_landing_rings(Ctx& x) {
   }
 }
 
-Bf16Tile read_row_tile(Ctx& x, uint32_t table, uint32_t row_bytes, uint32_t row, uint32_t col_tile) {
+std::vector<Bf16Tile> read_row_tiles(Ctx& x, uint32_t table, uint32_t row_bytes,
+                                     const std::vector<std::pair<uint32_t, uint32_t>>& rows_and_col_tiles) {
   const uint32_t scratch = get_write_ptr(x.cb_bias1);
   const InterleavedAddrGen rows{table, row_bytes};
-  noc_async_read(rows.get_noc_addr(row, col_tile * kRowChunkBytes), scratch, kRowChunkBytes);
+  for (std::size_t i = 0; i < rows_and_col_tiles.size(); ++i) {
+    const auto [row, col_tile] = rows_and_col_tiles[i];
+    noc_async_read(rows.get_noc_addr(row, col_tile * kRowChunkBytes), scratch + uint32_t(i) * kRowChunkBytes,
+                   kRowChunkBytes);
+  }
   noc_async_read_barrier();
-  x.cfg.trace->io_read_bytes += kRowChunkBytes;
-  uint16_t values[32];
-  l1_read(scratch, values, kRowChunkBytes);
-  return row_tile(values);
+  x.cfg.trace->io_read_bytes += rows_and_col_tiles.size() * kRowChunkBytes;
+  std::vector<Bf16Tile> tiles;
+  for (std::size_t i = 0; i < rows_and_col_tiles.size(); ++i) {
+    uint16_t values[32];
+    l1_read(scratch + uint32_t(i) * kRowChunkBytes, values, kRowChunkBytes);
+    tiles.push_back(row_tile(values));
+  }
+  return tiles;
 }
 
 Bf16Tile read_rows_tile(Ctx& x, uint32_t table, uint32_t row_bytes, const int* rows, uint32_t col_tile) {

@@ -22,8 +22,10 @@ void setup_constants(Ctx& x);
 void publish_landing_ring(Ctx& x);
 void learn_landing_rings(Ctx& x);
 
-// A row-broadcast tile of 32 bf16 values at (row, column tile) of a row-major DRAM table.
-Bf16Tile read_row_tile(Ctx& x, uint32_t table, uint32_t row_bytes, uint32_t row, uint32_t col_tile);
+// Row-broadcast tiles of 32 bf16 values each, at (row, column tile) of a row-major DRAM table: the
+// reads go out together and wait for one barrier.
+std::vector<Bf16Tile> read_row_tiles(Ctx& x, uint32_t table, uint32_t row_bytes,
+                                     const std::vector<std::pair<uint32_t, uint32_t>>& rows_and_col_tiles);
 // A tile whose row i comes from DRAM row rows[i] (or is zero where rows[i] < 0).
 Bf16Tile read_rows_tile(Ctx& x, uint32_t table, uint32_t row_bytes, const int* rows, uint32_t col_tile);
 // Reserves `window` pages of cb, writes the tiles at its front, pushes the window.

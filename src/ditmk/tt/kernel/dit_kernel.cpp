@@ -1,5 +1,7 @@
 #include "ditmk/tt/kernel/dit_kernel.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "ditmk/core/dtype.hpp"
@@ -55,15 +57,14 @@ class Walk {
   uint32_t adaln_row(uint32_t step, uint32_t index) const { return step * (2 * n_ + 2) + index; }
 
   void push_bias(uint32_t table, uint32_t row_bytes, uint32_t row, std::vector<uint32_t> col_tiles) {
-    std::vector<Bf16Tile> tiles;
-    for (uint32_t t : col_tiles) tiles.push_back(read_row_tile(x_, table, row_bytes, row, t));
-    push_tiles(x_.cb_bias0, tiles, 2);
+    std::vector<std::pair<uint32_t, uint32_t>> at;
+    for (uint32_t t : col_tiles) at.push_back({row, t});
+    push_tiles(x_.cb_bias0, read_row_tiles(x_, table, row_bytes, at), 2);
   }
 
   void push_adaln(uint32_t scale_row, uint32_t shift_row) {
     const uint32_t table = x_.io("adaln_rows");
-    push_tiles(x_.cb_adaln, {read_row_tile(x_, table, width_row_bytes(), scale_row, x_.col),
-                             read_row_tile(x_, table, width_row_bytes(), shift_row, x_.col)}, 2);
+    push_tiles(x_.cb_adaln, read_row_tiles(x_, table, width_row_bytes(), {{scale_row, x_.col}, {shift_row, x_.col}}), 2);
   }
 
   void contribute_front(uint32_t cb, uint32_t n_tiles, const std::vector<std::pair<uint32_t, uint32_t>>& pages,
@@ -235,7 +236,7 @@ class Walk {
       push_bias(bias_table(), bias_row_bytes(), 4 * b, {2 * x_.c, 2 * x_.c + 1});
       if (x_.group == 0) {
         const uint32_t mask = x_.io("self_mask");
-        push_tiles(x_.cb_mask, {read_row_tile(x_, mask, 128, 0, 0), read_row_tile(x_, mask, 128, 0, 1)}, 2);
+        push_tiles(x_.cb_mask, read_row_tiles(x_, mask, 128, {{0, 0}, {0, 1}}), 2);
       }
     }
     if (x_.seed()) {
@@ -273,7 +274,22 @@ class Walk {
     const DeviceZone zone("attn");
     if (ncrisc()) stream_slice(x_, x_.op(blk + "q"));
     if (trisc()) partial_op(x_, 16, kRowTiles, x_.group * 16);
+    // long key sets split over the three cores of the head, each taking a third of the chunks
+    const KeySetShape& keys = layout_.keys_of(int(b));
+    const uint32_t chunks = uint32_t(keys.chunks());
+    const bool split = keys.split();
+    const uint32_t first = split ? x_.group * chunks / 3 : 0;
+    const uint32_t end = split ? (x_.group + 1) * chunks / 3 : (x_.group == 0 ? chunks : 0);
+    x_.head_k_chunks += split ? chunks / 3 : chunks;  // the head core's share
     if (brisc()) {
+      // The first chunk's K^T / V and the masks do not depend on Q: their DRAM reads, which queue
+      // behind the weight streams, go out before the Q exchange and land under its barrier.
+      const bool mine = first < end;
+      if (mine) {
+        cb_reserve_back(x_.cb_mask, 2);
+        read_cross_masks(keys, first, end);
+        read_cross_kv(b, keys, first);
+      }
       // the three K-third cores of head h all-reduce their Q partials
       std::vector<uint32_t> members;
       std::vector<PartSend> sends;
@@ -284,14 +300,18 @@ class Walk {
       exchange(x_, members, get_read_ptr(x_.cb_scores), sends);
       cb_pop_front(x_.cb_scores, 4);
       push_bias(bias_table(), bias_row_bytes(), 4 * b, {2 * x_.head, 2 * x_.head + 1});
+      if (mine) {
+        push_cross_masks(keys, first, end);
+        cb_push_back(x_.cb_k, 4);
+        cb_push_back(x_.cb_v, 4);
+      }
+      for (uint32_t j = first + 1; j < end; ++j) {
+        read_cross_kv(b, keys, j);
+        noc_async_read_barrier();
+        cb_push_back(x_.cb_k, 4);
+        cb_push_back(x_.cb_v, 4);
+      }
     }
-    // long key sets split over the three cores of the head, each taking a third of the chunks
-    const KeySetShape& keys = layout_.keys_of(int(b));
-    const uint32_t chunks = uint32_t(keys.chunks());
-    const bool split = keys.split();
-    const uint32_t first = split ? x_.group * chunks / 3 : 0;
-    const uint32_t end = split ? (x_.group + 1) * chunks / 3 : (x_.group == 0 ? chunks : 0);
-    x_.head_k_chunks += split ? chunks / 3 : chunks;  // the head core's share
     if (trisc()) {
       assemble_q(x_);
       if (split) {
@@ -304,7 +324,6 @@ class Walk {
         cb_pop_front(x_.cb_q, 4);
       }
     }
-    if (brisc() && first < end) push_cross_chunks(b, keys, first, end);
     if (!split) return;
     if (brisc()) send_parts();
     if (trisc()) {
@@ -339,42 +358,55 @@ class Walk {
   }
 
   // K^T, V and mask tiles of each 64-key chunk of the hoisted cross K/V of block b.
-  void push_cross_chunks(uint32_t b, const KeySetShape& keys, uint32_t first, uint32_t end) {
-    const uint32_t chunks = uint32_t(keys.chunks());
-    const uint32_t key_tiles = 2 * chunks;
+  // Reserves the K^T and V windows of chunk j of the hoisted cross K/V of block b and issues their
+  // reads (the caller waits for them).
+  void read_cross_kv(uint32_t b, const KeySetShape& keys, uint32_t j) {
+    const uint32_t key_tiles = 2 * uint32_t(keys.chunks());
     const InterleavedAddrGen k_tiles{x_.io("kv_k_" + std::to_string(b)), kBf16TileBytes};
     const InterleavedAddrGen v_tiles{x_.io("kv_v_" + std::to_string(b)), kBf16TileBytes};
-    const std::string mask_slot = std::string(model::key_set_name(keys.keys)) + "_mask";
-    const bool has_mask = named((mask_slot + "_present").c_str()) != 0;
-    uint16_t masked[32];
-    for (uint16_t& m : masked) m = f32_to_bf16(kMaskedScore);
-    uint16_t open[32] = {};
+    cb_reserve_back(x_.cb_k, 4);
+    cb_reserve_back(x_.cb_v, 4);
+    // the host stores K transposed: page (kr, d) holds K^T tile (d, kr)
+    for (uint32_t kr = 0; kr < 2; ++kr) {
+      for (uint32_t d = 0; d < 2; ++d) {
+        const uint32_t page = (x_.head * key_tiles + 2 * j + kr) * 2 + d;
+        noc_async_read(k_tiles.get_noc_addr(page), get_write_ptr(x_.cb_k) + (d * 2 + kr) * kBf16TileBytes,
+                       kBf16TileBytes);
+        noc_async_read(v_tiles.get_noc_addr(page), get_write_ptr(x_.cb_v) + (kr * 2 + d) * kBf16TileBytes,
+                       kBf16TileBytes);
+      }
+    }
+    x_.cfg.trace->io_read_bytes += 8 * kBf16TileBytes;
+  }
+
+  std::string mask_slot(const KeySetShape& keys) const { return std::string(model::key_set_name(keys.keys)) + "_mask"; }
+  bool has_mask(const KeySetShape& keys) const { return named((mask_slot(keys) + "_present").c_str()) != 0; }
+
+  // With a per-call mask, issues the read of its row for chunks [first, end) into the reserved
+  // cb_mask window (the caller waits for it).
+  void read_cross_masks(const KeySetShape& keys, uint32_t first, uint32_t end) {
+    if (!has_mask(keys)) return;
+    const uint32_t chunk_bytes = 2 * kTile * 2;  // 64 bf16 keys
+    const InterleavedAddrGen table{x_.io(mask_slot(keys)), chunk_bytes * uint32_t(keys.chunks())};
+    noc_async_read(table.get_noc_addr(0, first * chunk_bytes), get_write_ptr(x_.cb_mask), (end - first) * chunk_bytes);
+    x_.cfg.trace->io_read_bytes += (end - first) * chunk_bytes;
+  }
+
+  // The additive mask tiles of chunks [first, end) from the row read_cross_masks landed, or open
+  // keys up to the padded count when the set has no per-call mask.
+  void push_cross_masks(const KeySetShape& keys, uint32_t first, uint32_t end) {
+    std::vector<uint16_t> row((end - first) * 2 * kTile);
+    if (has_mask(keys)) {
+      l1_read(get_write_ptr(x_.cb_mask), row.data(), uint32_t(row.size() * 2));
+    } else {
+      for (uint32_t i = 0; i < row.size(); ++i) {
+        const bool pad = (2 * first * kTile + i) >= uint32_t(keys.l_pad);
+        row[i] = pad ? f32_to_bf16(kMaskedScore) : 0;
+      }
+    }
     for (uint32_t j = first; j < end; ++j) {
-      cb_reserve_back(x_.cb_k, 4);
-      cb_reserve_back(x_.cb_v, 4);
-      // the host stores K transposed: page (kr, d) holds K^T tile (d, kr)
-      for (uint32_t kr = 0; kr < 2; ++kr) {
-        for (uint32_t d = 0; d < 2; ++d) {
-          const uint32_t page = (x_.head * key_tiles + 2 * j + kr) * 2 + d;
-          noc_async_read(k_tiles.get_noc_addr(page), get_write_ptr(x_.cb_k) + (d * 2 + kr) * kBf16TileBytes,
-                         kBf16TileBytes);
-          noc_async_read(v_tiles.get_noc_addr(page), get_write_ptr(x_.cb_v) + (kr * 2 + d) * kBf16TileBytes,
-                         kBf16TileBytes);
-        }
-      }
-      noc_async_read_barrier();
-      x_.cfg.trace->io_read_bytes += 8 * kBf16TileBytes;
-      cb_push_back(x_.cb_k, 4);
-      cb_push_back(x_.cb_v, 4);
-      std::vector<Bf16Tile> mask;
-      for (uint32_t kr = 0; kr < 2; ++kr) {
-        const uint32_t key_tile = 2 * j + kr;
-        if (key_tile * kTile >= uint32_t(keys.l_pad)) mask.push_back(row_tile(masked));
-        else if (has_mask)
-          mask.push_back(read_row_tile(x_, x_.io(mask_slot), uint32_t(2 * kTile) * chunks * 2, 0, key_tile));
-        else mask.push_back(row_tile(open));
-      }
-      push_tiles(x_.cb_mask, mask, 2);
+      const uint16_t* chunk = row.data() + (j - first) * 2 * kTile;
+      push_tiles(x_.cb_mask, {row_tile(chunk), row_tile(chunk + kTile)}, 2);
     }
   }
 

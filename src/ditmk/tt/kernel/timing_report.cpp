@@ -87,6 +87,8 @@ std::string enclosing_phase(const TimingResult& t, std::size_t zone_index) {
   return "";
 }
 
+// A round starts once its last producer starts writing and the round before it (on either hub)
+// has arrived everywhere; it ends when its last receiver holds the data.
 void add_rounds(std::map<std::string, std::vector<double>>& by_phase, const TimingResult& t) {
   std::map<std::string, double> gather_start, round_end;
   std::map<std::string, std::string> phase_of;
@@ -102,10 +104,16 @@ void add_rounds(std::map<std::string, std::vector<double>>& by_phase, const Timi
       if (!phase_of.count(id)) phase_of[id] = enclosing_phase(t, i);
     }
   }
-  for (const auto& [id, end] : round_end) {
-    auto start = gather_start.find(id);
-    if (start == gather_start.end() || start->second > end) continue;
-    by_phase[phase_of[id]].push_back(t.seconds(end - start->second));
+  std::vector<std::pair<double, std::string>> by_end;
+  for (const auto& [id, end] : round_end) by_end.push_back({end, id});
+  std::sort(by_end.begin(), by_end.end());
+  double previous = 0;
+  for (const auto& [end, id] : by_end) {
+    auto gather = gather_start.find(id);
+    if (gather != gather_start.end() && gather->second <= end) {
+      by_phase[phase_of[id]].push_back(t.seconds(end - std::max(gather->second, previous)));
+    }
+    previous = end;
   }
 }
 

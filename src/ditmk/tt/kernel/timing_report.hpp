@@ -29,8 +29,8 @@ struct CoreBusy {
   double busy[3] = {};  // fraction of the launch each processor (NCRISC, BRISC, TRISC) worked
 };
 
-// Rounds of one phase: from the moment the last producer starts writing to the moment the last
-// receiver holds the data.
+// Rounds of one phase: from the moment the last producer starts writing (or the previous round
+// arrived, if later) to the moment the last receiver holds the data.
 struct RoundStats {
   std::string phase;
   int count = 0;
