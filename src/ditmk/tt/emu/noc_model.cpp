@@ -22,7 +22,7 @@ int step(int v, int size, int dir) { return (v + size + dir) % size; }
 }  // namespace
 
 NocModel::NocModel(const TimingParams& params)
-    : p_(params), link_free_(std::size_t(2) * kNodes * 4, 0.0), bank_free_(kNumDramBanks, 0.0),
+    : p_(params), link_busy_(std::size_t(2) * kNodes * 4), bank_free_(kNumDramBanks, 0.0),
       reader_free_(kNumCores, 0.0) {}
 
 NocModel::Node NocModel::node_of(uint32_t endpoint) const {
@@ -70,10 +70,41 @@ double NocModel::route_latency(uint32_t noc, Node from, Node to) const {
   return route(noc, from, to, hops);
 }
 
-double NocModel::reserve(const std::vector<Hop>& hops, double flits, double ready) {
+double NocModel::earliest(uint32_t link, double t, double length) {
+  std::deque<Busy>& busy = link_busy_[link];
+  while (!busy.empty() && busy.front().end <= now_) busy.pop_front();
+  for (const Busy& b : busy) {
+    if (b.end <= t) continue;
+    if (b.start >= t + length) break;
+    t = b.end;
+  }
+  return t;
+}
+
+void NocModel::book(uint32_t link, double start, double end) {
+  std::deque<Busy>& busy = link_busy_[link];
+  auto at = std::upper_bound(busy.begin(), busy.end(), start, [](double v, const Busy& b) { return v < b.start; });
+  busy.insert(at, {start, end});
+}
+
+double NocModel::reserve(const std::vector<Hop>& hops, double flits, double ready, double extra) {
   double start = ready;
-  for (const Hop& h : hops) start = std::max(start, link_free_[h.link] - h.offset);
-  for (const Hop& h : hops) link_free_[h.link] = start + h.offset + flits;
+  // move the start until every hop is free when the packet reaches it
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (std::size_t i = 0; i < hops.size(); ++i) {
+      const double length = flits + (i == 0 ? extra : 0);
+      const double at = earliest(hops[i].link, start + hops[i].offset, length);
+      if (at > start + hops[i].offset) {
+        start = at - hops[i].offset;
+        moved = true;
+        break;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < hops.size(); ++i) {
+    book(hops[i].link, start + hops[i].offset, start + hops[i].offset + flits + (i == 0 ? extra : 0));
+  }
   return start;
 }
 
@@ -173,7 +204,6 @@ NocModel::Multicast NocModel::multicast(uint32_t noc, uint32_t src, Rect rect, c
     eject_offset.push_back(o + p_.noc_niu_cycles);
   }
   const double half = p_.noc_write_fixed_cycles / 2;
-  const uint32_t inject = link(noc, from, kInject);
   const double acks = p_.mcast_base_cycles + p_.mcast_dest_cycles * double(dests.size());
   Multicast out;
   out.landed.assign(dests.size(), ready);
@@ -182,9 +212,8 @@ NocModel::Multicast NocModel::multicast(uint32_t noc, uint32_t src, Rect rect, c
     const uint32_t packet = std::min<uint32_t>(bytes - sent, uint32_t(p_.noc_packet_bytes));
     sent += packet;
     const double flits = std::ceil(packet / p_.noc_flit_bytes) + 1;
-    start = reserve(tree, flits, start);
-    // the sender's port is busy with the path reservation and the acknowledgements of the packet
-    link_free_[inject] += acks;
+    // the sender's port is also busy with the path reservation and the packet's acknowledgements
+    start = reserve(tree, flits, start, acks);
     for (std::size_t i = 0; i < dests.size(); ++i) out.landed[i] = start + eject_offset[i] + flits + half;
     if (packet == 0) break;
   }

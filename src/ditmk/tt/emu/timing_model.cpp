@@ -158,6 +158,7 @@ class Replay {
   // A data mover pays the issue of a transaction: returns when the NoC has it.
   double issue(uint32_t proc, const char* what) {
     Proc& p = procs_[proc];
+    noc_.set_now(p.clock);
     add_span(proc, p.clock, p.clock + p_.noc_issue_cycles, SpanKind::mover, label(what));
     p.clock += p_.noc_issue_cycles;
     return p.clock;
