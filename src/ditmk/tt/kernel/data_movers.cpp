@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "ditmk/tt/plan/core_map.hpp"
+
 namespace ditmk::tt::kernel {
 
 using namespace emu;
@@ -165,12 +167,26 @@ void hub_send(Ctx& x, const HubRound& r) {
   // every compute core has room for the round: the previous one in that cb_a window is consumed
   noc_semaphore_wait_min(x.sem_ready[h], x.rounds[h] * named("n_compute"));
   const uint32_t from = r.from ? r.from : x.land[h] + r.land_page * kBf16TileBytes;
-  const uint32_t half = split ? r.pages / 2 : 0;
-  const uint32_t first = x.is(Processor::ncrisc) ? 0 : half;
-  const uint32_t count = x.is(Processor::ncrisc) ? half : r.pages - half;
-  const uint32_t a_base = get_write_ptr(x.cb_a) + r.a_page * kBf16TileBytes;
-  noc_async_write_multicast(from + first * kBf16TileBytes, mcast_rect(a_base + first * kBf16TileBytes),
-                            count * kBf16TileBytes, mcast_receivers());
+  if (r.to_part) {
+    // the compute cores only, through the rectangles that cover them, two per data mover
+    const uint32_t part = x.cfg.compute_cb_address.at("cb_part");
+    std::vector<Core> cores;
+    for (CoreCoord c : x.cfg.compute_cores) cores.push_back({int(c.x), int(c.y)});
+    const std::vector<CoreRange> rects = to_ranges(cores);
+    for (std::size_t i = x.is(Processor::ncrisc) ? 0 : 1; i < rects.size(); i += 2) {
+      const CoreRange& c = rects[i];
+      const uint32_t dests = uint32_t((c.end.x - c.start.x + 1) * (c.end.y - c.start.y + 1));
+      noc_async_write_multicast(from, get_noc_multicast_addr(c.start.x, c.start.y, c.end.x, c.end.y, part),
+                                r.pages * kBf16TileBytes, dests);
+    }
+  } else {
+    const uint32_t half = split ? r.pages / 2 : 0;
+    const uint32_t first = x.is(Processor::ncrisc) ? 0 : half;
+    const uint32_t count = x.is(Processor::ncrisc) ? half : r.pages - half;
+    const uint32_t a_base = get_write_ptr(x.cb_a) + r.a_page * kBf16TileBytes;
+    noc_async_write_multicast(from + first * kBf16TileBytes, mcast_rect(a_base + first * kBf16TileBytes),
+                              count * kBf16TileBytes, mcast_receivers());
+  }
   if (r.dram_out && x.is(Processor::brisc)) {
     const InterleavedAddrGen out{r.dram_out, kBf16TileBytes};
     for (uint32_t p = 0; p < r.pages; ++p) noc_async_write(from + p * kBf16TileBytes, out.get_noc_addr(p), kBf16TileBytes);
@@ -239,6 +255,33 @@ void refill_residual_row(Ctx& x) {
   cb_reserve_back(x.cb_x, kRowTiles);
   local_copy(get_read_ptr(x.cb_a) + x.row * kRowTiles * kBf16TileBytes, get_write_ptr(x.cb_x), kRowTiles * kBf16TileBytes);
   cb_push_back(x.cb_x, kRowTiles);
+  cb_pop_front(x.cb_a, kCbAPages);
+}
+
+void send_ln_stats(Ctx& x) {
+  constexpr uint32_t kFaceRowBytes = 16 * 4;  // 16 fp32 values
+  constexpr uint32_t kFaceBytes = 16 * kFaceRowBytes;
+  const uint32_t row = x.col % 32, block = x.col / 32;
+  // row `row` of a tile: faces 0 / 1 for rows 0-15, 2 / 3 below
+  const uint32_t row_offset = (row / 16) * 2 * kFaceBytes + (row % 16) * kFaceRowBytes;
+  const DeviceZone zone(gather_zone(1, x.rounds[1] + 1));
+  cb_wait_front(x.cb_scores, 4);
+  for (uint32_t sum = 0; sum < 2; ++sum) {
+    const uint32_t src = get_read_ptr(x.cb_scores) + sum * kFp32TileBytes;
+    const uint32_t tile = x.row * 4 + sum * 2 + block;
+    const uint32_t dst = x.land[1] + kStatsLandPage * kBf16TileBytes + tile * kFp32TileBytes + row_offset;
+    for (uint32_t half = 0; half < 2; ++half)
+      noc_async_write(src + half * kFaceBytes, x.hub_noc(1, dst + half * kFaceBytes), kFaceRowBytes);
+  }
+  noc_async_write_barrier();
+  noc_semaphore_inc(x.hub_noc(1, x.sem_gather), 1);
+  cb_pop_front(x.cb_scores, 4);
+}
+
+void refill_own_tile(Ctx& x) {
+  cb_reserve_back(x.cb_x, 1);
+  local_copy(get_read_ptr(x.cb_a) + (x.row * kRowTiles + x.col) * kBf16TileBytes, get_write_ptr(x.cb_x), kBf16TileBytes);
+  cb_push_back(x.cb_x, 1);
   cb_pop_front(x.cb_a, kCbAPages);
 }
 

@@ -53,6 +53,7 @@ struct HubRound {
   uint32_t a_page = 0;
   uint32_t dram_out = 0;
   uint32_t land_page = 0;  // where the gather landed in the ring (when `from` is 0)
+  bool to_part = false;    // into cb_part of the compute cores only (seed LayerNorm statistics)
 };
 void hub_round(Ctx& x, const HubRound& round);
 // The profiler zone names of round n of a hub: its gather on the producers, its arrival on the
@@ -83,6 +84,13 @@ void exchange_close(Ctx& x, const std::vector<uint32_t>& members);
 
 // BRISC after a residual round: this core's tile row of the new residual from cb_a into cb_x.
 void refill_residual_row(Ctx& x);
+
+// Seed LayerNorm statistics: the BRISC sends row 0 of the two partial tiles in cb_scores (sums of
+// x and of x^2 for this core's 32 columns) into hub 1's statistics tiles, as row `col` of its tile
+// row's tiles; the statistics round then multicasts them into every compute core's cb_part.
+void send_ln_stats(Ctx& x);
+// BRISC after the encoder's round (seed): this core's own tile of the new residual into cb_x.
+void refill_own_tile(Ctx& x);
 
 // Seed, self blocks: the K^T (group 1) or V (group 2) tiles of this core's head from cb_mm0 straight
 // into the head core's cb_k / cb_v window, counted on its sem_kv; the head core (group 0) reserves

@@ -79,10 +79,13 @@ class Walk {
     if (brisc()) contribute_front(x_.cb_h, 1, {{0, x_.row * kRowTiles + x_.col}});
   }
 
+  // The new residual tiles to every core (onehub), or (seed, the block variant's end) to DRAM.
   void residual_round(uint32_t dram_out = 0) {
     contribute_own_tile();
     mcast_round(x_, kComputeCores, 2 * kRowTiles, 0, dram_out);
-    if (brisc()) refill_residual_row(x_);
+    if (!brisc()) return;
+    if (x_.seed()) cb_pop_front(x_.cb_a, kCbAPages);
+    else refill_residual_row(x_);
   }
 
   void setup() {
@@ -96,7 +99,14 @@ class Walk {
         push_tail_constants();
       }
     }
-    if (x_.hub && x_.is(Processor::brisc)) publish_landing_ring(x_);
+    if (x_.hub && x_.is(Processor::brisc)) {
+      // the statistics tiles' rows past the 48 cores stay zero: nothing else lands there
+      if (x_.seed() && x_.hub_index == 1) {
+        const std::vector<std::byte> zeros(kStatsPages * kBf16TileBytes);
+        l1_write(x_.land[1] + kStatsLandPage * kBf16TileBytes, zeros.data(), uint32_t(zeros.size()));
+      }
+      publish_landing_ring(x_);
+    }
     if (hub_brisc()) {
       push_tiles(x_.cb_hconst, {identity_tile(1.0f / float(x_.cfg.n_steps))}, 1);
       if (variant_ == Variant::steps4) {
@@ -175,12 +185,31 @@ class Walk {
     mcast_round(x_, w, 2 * w);
     tail_phase("enc3", w, w, Activation::none, 0, 0, 0, w);
     mcast_round(x_, w, 2 * w);
-    if (brisc()) refill_residual_row(x_);
+    if (brisc()) x_.seed() ? refill_own_tile(x_) : refill_residual_row(x_);
+    x_.x_row = !x_.seed();
   }
 
+  // LayerNorm (AdaLN when modulated) of every core's own tile, then the round of the normalised
+  // activation. Seed: the row statistics come from the 48 cores' partial sums, exchanged through a
+  // statistics round of hub 1; onehub: each core has its whole row.
   void layer_norm_phase(bool modulate, uint32_t eps_cb, uint32_t eps_tile, uint32_t scale_row) {
-    if (trisc()) layer_norm_own_tile(x_, modulate, eps_cb, eps_tile);
-    if (brisc() && modulate) push_adaln(scale_row, scale_row + 1);
+    if (x_.seed()) {
+      if (trisc()) layer_norm_partial_stats(x_);
+      if (brisc()) send_ln_stats(x_);
+      hub_round(x_, {1, kComputeCores, kStatsPages, 0, 0, 0, kStatsLandPage, true});
+      if (brisc()) {
+        const DeviceZone zone(round_zone(1, x_.rounds[1]));
+        cb_reserve_back(x_.cb_part, kPartPages);
+        credit_hub(x_, 1);
+        if (modulate) push_adaln(scale_row, scale_row + 1);
+        await_round(x_, 1);
+        cb_push_back(x_.cb_part, kPartPages);
+      }
+      if (trisc()) layer_norm_from_stats(x_, modulate, eps_cb, eps_tile);
+    } else {
+      if (trisc()) layer_norm_own_tile(x_, modulate, eps_cb, eps_tile);
+      if (brisc() && modulate) push_adaln(scale_row, scale_row + 1);
+    }
     contribute_own_tile();
     mcast_round(x_, kComputeCores, 2 * kRowTiles);
   }
@@ -208,15 +237,16 @@ class Walk {
       mcast_round(x_, 2 * uint32_t(layout_.n_heads), 2 * kHeadTiles);
     });
     phase("out", [&] {
-      k_split_residual(blk + "out", 4 * b + 1, [&] {
+      k_split_residual(blk + "out", 4 * b + 1, x_.seed(), [&] {
         if (trisc()) partial_op(x_, 16, kHeadTiles, x_.quarter * 16);
       });
     });
-    phase("residual", [&] { residual_round(); });
+    if (!x_.seed()) phase("residual", [&] { residual_round(); });
     phase("ln2", [&] { layer_norm_phase(false, x_.cb_stat, kBlockEpsTile, 0); });
-    feed_forward(blk, b);
+    // the block variant's last residual goes to DRAM through a round
     const bool last = b + 1 == n_ && variant_ == Variant::block;
-    phase("residual", [&] { residual_round(last && hub_brisc() ? x_.io("x_out") : 0); });
+    feed_forward(blk, b, x_.seed() && !last);
+    if (!x_.seed() || last) phase("residual", [&] { residual_round(last && hub_brisc() ? x_.io("x_out") : 0); });
   }
 
   template <typename Body>
@@ -412,8 +442,10 @@ class Walk {
 
   // out / ff2: the four K-quarter partials of each output tile meet on the tile's owner, which adds
   // them, the bias and its residual tile.
+  // `in_place`: the new residual tile replaces this core's old one in cb_x (seed) instead of going
+  // to a residual round.
   template <typename Multiply>
-  void k_split_residual(const std::string& op, uint32_t bias_row, Multiply multiply) {
+  void k_split_residual(const std::string& op, uint32_t bias_row, bool in_place, Multiply multiply) {
     if (ncrisc()) stream_slice(x_, x_.op(op));
     multiply();
     if (brisc()) {
@@ -430,10 +462,10 @@ class Walk {
       cb_pop_front(x_.cb_scores, 4);
       push_bias(bias_table(), bias_row_bytes(), bias_row, {x_.col});
     }
-    if (trisc()) residual_update(x_);
+    if (trisc()) residual_update(x_, in_place);
   }
 
-  void feed_forward(const std::string& blk, uint32_t b) {
+  void feed_forward(const std::string& blk, uint32_t b, bool in_place) {
     phase("ff1", [&] {
       if (ncrisc()) stream_slice(x_, x_.op(blk + "ff1"));
       if (trisc()) full_k_op(x_, kRowTiles, Activation::gelu);
@@ -441,12 +473,12 @@ class Walk {
     });
     const DeviceZone zone("ff2");
     if (x_.seed()) {
-      k_split_residual(blk + "ff2", 4 * b + 3, [&] { ff2_chunk_ring(); });
+      k_split_residual(blk + "ff2", 4 * b + 3, in_place, [&] { ff2_chunk_ring(); });
       return;
     }
     // the [64, 6144] FF1 output reaches the ff2 cores a K quarter (1536 columns) per round
     const uint32_t cores_per_quarter = kComputeCores / 4;
-    k_split_residual(blk + "ff2", 4 * b + 3, [&] {
+    k_split_residual(blk + "ff2", 4 * b + 3, in_place, [&] {
       for (uint32_t q = 0; q < 4; ++q) {
         if (brisc() && x_.c / cores_per_quarter == q) {
           const uint32_t col0 = 2 * x_.c - 2 * cores_per_quarter * q;
@@ -503,13 +535,8 @@ class Walk {
   }
 
   void output_head(uint32_t step) {
-    if (trisc()) {
-      layer_norm_own_tile(x_, true, x_.cb_stat32, 0);
-      cb_pop_front(x_.cb_x, kRowTiles);
-    }
-    if (brisc()) push_adaln(adaln_row(step, 2 * n_), adaln_row(step, 2 * n_ + 1));
-    contribute_own_tile();
-    mcast_round(x_, kComputeCores, 2 * kRowTiles);
+    layer_norm_phase(true, x_.cb_stat32, 0, adaln_row(step, 2 * n_));
+    if (trisc()) cb_pop_front(x_.cb_x, x_.x_pages());
     const uint32_t w = uint32_t(layout_.width / kTile), out = uint32_t(layout_.out_dim / kTile);
     const uint32_t hidden = uint32_t(layout_.hidden / kTile);
     tail_phase("proj_out_2", w, w, Activation::none, bias_table(), bias_row_bytes(), 4 * n_, out);

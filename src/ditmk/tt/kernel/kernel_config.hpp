@@ -44,6 +44,8 @@ struct KernelConfig {
   Protocol protocol = Protocol::seed;
   // NoC coordinates of each compute core by compute_idx (what a device loader resolves).
   std::vector<emu::CoreCoord> compute_cores;
+  // L1 address of each compute-core CB (the plan places it at one address on every compute core).
+  std::map<std::string, uint32_t> compute_cb_address;
   std::shared_ptr<StreamTrace> trace = std::make_shared<StreamTrace>();
 };
 

@@ -18,6 +18,10 @@ constexpr uint32_t kNotApplicable = 0xFFFF;
 constexpr uint32_t kCbAPages = 128;    // cb_a is always reserved whole: the multicast lands at its base
 constexpr uint32_t kLandPages = 256;   // cb_land, reserved whole when the hub's TRISC reads it
 constexpr uint32_t kChunkPages = 64;   // seed FF2 ring: a [64, 1024] chunk of the FF1 output
+// Seed LayerNorm statistics: per tile row, the row sums of x and of x^2 of the 48 cores, 8 fp32
+// tiles at the end of hub 1's landing ring (no other round lands there).
+constexpr uint32_t kStatsPages = 16;
+constexpr uint32_t kStatsLandPage = kLandPages - kStatsPages;
 constexpr uint32_t kPartPages = 16;    // cb_part, reserved whole per exchange
 constexpr uint32_t kTailPages = 48;    // cb_tw: one fixed transaction per tail op
 constexpr uint32_t kKBlockPages = 16;  // 8 K tiles x 2 N tiles
@@ -53,6 +57,11 @@ struct Ctx {
   uint32_t kv_arrivals = 0;   // K and V writes a head core has counted on sem_kv
   uint32_t head_k_chunks = 0;  // 4-tile windows pushed into a head core's cb_k / cb_v so far
   std::array<uint32_t, 2> land{};  // the hubs' cb_land, published by each hub at start
+  // What cb_x holds: this core's whole tile row of the residual (the host's upload, the rounds that
+  // refresh it), or only its own tile (seed, once updated in place).
+  bool x_row = true;
+  uint32_t x_own() const { return x_row ? col : 0; }
+  uint32_t x_pages() const { return x_row ? kRowTiles : 1; }
   std::map<std::string, uint32_t> op_index;
 
   Ctx(const KernelConfig& config);
