@@ -10,6 +10,7 @@ namespace {
 constexpr int kNocX = 17, kNocY = 12;
 constexpr int kNodes = kNocX * kNocY;
 constexpr int kInject = 0, kMoveX = 1, kMoveY = 2, kEject = 3;
+constexpr uint32_t kVcs = 4;  // virtual-channel classes per link: two of unicast requests, broadcasts, responses
 // tt-metal's blackhole_140_arch.yaml: the DRAM endpoint a worker reads each bank through
 constexpr int kBankNode[kNumDramBanks][2] = {{0, 11}, {0, 3}, {0, 8}, {0, 6}, {9, 11}, {9, 3}, {9, 8}, {9, 6}};
 
@@ -22,7 +23,7 @@ int step(int v, int size, int dir) { return (v + size + dir) % size; }
 }  // namespace
 
 NocModel::NocModel(const TimingParams& params)
-    : p_(params), link_busy_(std::size_t(2) * kNodes * 4), bank_free_(kNumDramBanks, 0.0),
+    : p_(params), link_busy_(std::size_t(2) * kNodes * 4 * kVcs), bank_free_(kNumDramBanks, 0.0),
       reader_free_(kNumCores, 0.0) {}
 
 NocModel::Node NocModel::node_of(uint32_t endpoint) const {
@@ -87,14 +88,14 @@ void NocModel::book(uint32_t link, double start, double end) {
   busy.insert(at, {start, end});
 }
 
-double NocModel::reserve(const std::vector<Hop>& hops, double flits, double ready, double extra) {
+double NocModel::fit(const std::vector<Hop>& hops, uint32_t vc, double flits, double ready, double extra) {
   double start = ready;
   // move the start until every hop is free when the packet reaches it
   for (bool moved = true; moved;) {
     moved = false;
     for (std::size_t i = 0; i < hops.size(); ++i) {
       const double length = flits + (i == 0 ? extra : 0);
-      const double at = earliest(hops[i].link, start + hops[i].offset, length);
+      const double at = earliest(hops[i].link * kVcs + vc, start + hops[i].offset, length);
       if (at > start + hops[i].offset) {
         start = at - hops[i].offset;
         moved = true;
@@ -102,13 +103,41 @@ double NocModel::reserve(const std::vector<Hop>& hops, double flits, double read
       }
     }
   }
-  for (std::size_t i = 0; i < hops.size(); ++i) {
-    book(hops[i].link, start + hops[i].offset, start + hops[i].offset + flits + (i == 0 ? extra : 0));
-  }
   return start;
 }
 
-double NocModel::send(uint32_t noc, Node from, Node to, uint32_t bytes, double ready, double bytes_per_cycle) {
+double NocModel::overlap(uint32_t link, uint32_t vc, double start, double end) const {
+  double cycles = 0;
+  for (uint32_t other = 0; other < kVcs; ++other) {
+    if (other == vc) continue;
+    for (const Busy& b : link_busy_[link * kVcs + other]) {
+      if (b.start >= end) break;
+      cycles += std::max(0.0, std::min(end, b.end) - std::max(start, b.start));
+    }
+  }
+  return cycles;
+}
+
+NocModel::Booking NocModel::reserve(const std::vector<Hop>& hops, Traffic traffic, double flits, double ready,
+                                    double extra) {
+  uint32_t vc = traffic == Traffic::broadcast ? 2 : traffic == Traffic::response ? 3 : 0;
+  double start = fit(hops, vc, flits, ready, extra);
+  if (traffic == Traffic::request) {
+    const double other = fit(hops, 1, flits, ready, extra);
+    if (other < start) start = other, vc = 1;
+  }
+  // the slowest link sets the pace of the whole packet
+  double shared = 0;
+  for (const Hop& h : hops) shared = std::max(shared, overlap(h.link, vc, start + h.offset, start + h.offset + flits));
+  const double length = flits + shared;
+  for (std::size_t i = 0; i < hops.size(); ++i) {
+    book(hops[i].link * kVcs + vc, start + hops[i].offset, start + hops[i].offset + length + (i == 0 ? extra : 0));
+  }
+  return {start, length};
+}
+
+double NocModel::send(uint32_t noc, Node from, Node to, uint32_t bytes, double ready, double bytes_per_cycle,
+                      Traffic traffic) {
   std::vector<Hop> hops;
   const double latency = route(noc, from, to, hops);
   double arrived = ready;
@@ -118,8 +147,8 @@ double NocModel::send(uint32_t noc, Node from, Node to, uint32_t bytes, double r
     // a paced source (a DRAM bank) has the packet only once it has served its last byte
     const double available = bytes_per_cycle > 0 ? ready + sent / bytes_per_cycle : ready;
     const double flits = std::ceil(packet / p_.noc_flit_bytes) + 1;
-    const double start = reserve(hops, flits, available);
-    arrived = std::max(arrived, start + latency + flits);
+    const Booking b = reserve(hops, traffic, flits, available);
+    arrived = std::max(arrived, b.start + latency + b.length);
     if (packet == 0) break;
   }
   return arrived;
@@ -135,7 +164,7 @@ double NocModel::serve_dram(uint32_t bank, uint32_t bytes, bool bfp8, double arr
 NocModel::Write NocModel::write(uint32_t noc, uint32_t src, uint32_t dst, uint32_t bytes, bool bfp8, double ready) {
   const Node from = node_of(src), to = node_of(dst);
   const double half = p_.noc_write_fixed_cycles / 2;
-  double landed = send(noc, from, to, bytes, ready + half, 0);
+  double landed = send(noc, from, to, bytes, ready + half, 0, Traffic::request);
   if (dst >= kDramEndpoint) {
     const double rate = bfp8 ? p_.dram_bank_bfp8_bytes_per_cycle : p_.dram_bank_bf16_bytes_per_cycle;
     landed = serve_dram(dst - kDramEndpoint, bytes, bfp8, landed) + bytes / rate;
@@ -148,13 +177,13 @@ double NocModel::read(uint32_t noc, uint32_t reader, uint32_t src, uint32_t byte
   const Node me = node_of(reader), from = node_of(src);
   const double half = p_.noc_read_fixed_cycles / 2;
   const double requested = ready + half + route_latency(noc, me, from) + 1;
-  if (src < kDramEndpoint) return send(noc, from, me, bytes, requested, 0) + half;
+  if (src < kDramEndpoint) return send(noc, from, me, bytes, requested, 0, Traffic::response) + half;
   // the bank serves in arrival order; one reader cannot take more than its own port's rate
   double start = serve_dram(src - kDramEndpoint, bytes, bfp8, requested + p_.dram_access_cycles);
   start = std::max(start, reader_free_[reader]);
   reader_free_[reader] = start + bytes / p_.dram_reader_bytes_per_cycle;
   const double rate = bfp8 ? p_.dram_bank_bfp8_bytes_per_cycle : p_.dram_bank_bf16_bytes_per_cycle;
-  return send(noc, from, me, bytes, start, rate) + half;
+  return send(noc, from, me, bytes, start, rate, Traffic::response) + half;
 }
 
 NocModel::Multicast NocModel::multicast(uint32_t noc, uint32_t src, Rect rect, const std::vector<uint32_t>& dests,
@@ -213,8 +242,9 @@ NocModel::Multicast NocModel::multicast(uint32_t noc, uint32_t src, Rect rect, c
     sent += packet;
     const double flits = std::ceil(packet / p_.noc_flit_bytes) + 1;
     // the sender's port is also busy with the path reservation and the packet's acknowledgements
-    start = reserve(tree, flits, start, acks);
-    for (std::size_t i = 0; i < dests.size(); ++i) out.landed[i] = start + eject_offset[i] + flits + half;
+    const Booking b = reserve(tree, Traffic::broadcast, flits, start, acks);
+    start = b.start;
+    for (std::size_t i = 0; i < dests.size(); ++i) out.landed[i] = start + eject_offset[i] + b.length + half;
     if (packet == 0) break;
   }
   for (std::size_t i = 0; i < dests.size(); ++i) {

@@ -5,8 +5,11 @@
 // its route for one cycle per flit, entering it a hop latency after the previous one, and starts
 // at the earliest time every link is free for it then (cut-through with back pressure); a packet
 // may use a gap before a later packet's reservation (a DRAM response is booked for when the bank
-// serves it). A multicast holds each link of its tree once. A DRAM bank serves requests in order
-// at its share of the streaming rate.
+// serves it). Packets wait only for packets of their own virtual-channel class (two classes of
+// unicast requests, broadcasts, responses): the NoC interleaves the others onto the link, so they
+// share its flits instead, a packet taking as much longer as the other classes' flits booked over
+// it. A multicast holds each link of its tree once. A DRAM bank serves requests in order at its share of
+// the streaming rate.
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -52,19 +55,26 @@ class NocModel {
   struct Busy {
     double start, end;
   };
+  enum class Traffic { request, broadcast, response };
   Node node_of(uint32_t endpoint) const;
   uint32_t link(uint32_t noc, Node at, int dir) const;
   // Unicast route: inject, the router hops, eject; returns the latency to the destination's L1.
   double route(uint32_t noc, Node from, Node to, std::vector<Hop>& hops) const;
   double route_latency(uint32_t noc, Node from, Node to) const;
-  // Reserves `flits` cycles on every hop (`extra` more on the first), starting no earlier than
-  // `ready`; returns the start.
-  double reserve(const std::vector<Hop>& hops, double flits, double ready, double extra = 0);
+  // Reserves `flits` cycles on every hop (`extra` more on the first) in a virtual channel of the
+  // traffic's class, starting no earlier than `ready`; returns the start and the cycles the packet
+  // takes to pass (its flits and the other classes' flits interleaved with them).
+  struct Booking {
+    double start, length;
+  };
+  Booking reserve(const std::vector<Hop>& hops, Traffic traffic, double flits, double ready, double extra = 0);
+  double overlap(uint32_t link, uint32_t vc, double start, double end) const;
+  double fit(const std::vector<Hop>& hops, uint32_t vc, double flits, double ready, double extra);
   // The earliest time from `t` at which `link` is free for `length` cycles.
   double earliest(uint32_t link, double t, double length);
   void book(uint32_t link, double start, double end);
   // Packets of one transfer along a unicast route, each ready at ready_of(byte offset of its end).
-  double send(uint32_t noc, Node from, Node to, uint32_t bytes, double ready, double bytes_per_cycle);
+  double send(uint32_t noc, Node from, Node to, uint32_t bytes, double ready, double bytes_per_cycle, Traffic traffic);
   // A bank serving `bytes` from `arrival`: when its service ends.
   double serve_dram(uint32_t bank, uint32_t bytes, bool bfp8, double arrival);
 

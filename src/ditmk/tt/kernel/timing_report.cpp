@@ -213,6 +213,11 @@ nlohmann::json to_json(const TimingSummary& s) {
                         {"qkv_matmul_us", s.qkv_matmul_seconds * 1e6},
                         {"rounds", rounds},
                         {"cores", cores}};
+  nlohmann::json params = nlohmann::json::array();
+  for (const emu::TimingParamRow& row : emu::timing_param_table()) {
+    params.push_back({{"name", row.name}, {"value", row.value}, {"unit", row.unit}, {"source", row.source}});
+  }
+  out["params"] = params;
   if (s.seconds_per_step) out["us_per_step"] = *s.seconds_per_step * 1e6;
   if (s.seconds_per_denoise) out["us_per_denoise"] = *s.seconds_per_denoise * 1e6;
   return out;
