@@ -78,7 +78,8 @@ std::vector<Row> rows() {
       {"sfpu_silu_cycles", &TimingParams::sfpu_silu_cycles, 225 - 150, "cycles",
        std::string(kOpModel) + ": sigmoid 225"},
       {"risc_l1_bytes_per_cycle", &TimingParams::risc_l1_bytes_per_cycle, 4, "B/cycle",
-       "tt-isa-documentation BlackholeA0/TensixTile/BabyRISCV: 32-bit loads and stores, one per cycle at best"},
+       "tt-isa-documentation BlackholeA0/TensixTile/BabyRISCV/README.md: single-issue 32-bit cores, one load or "
+       "(coalesced) store per cycle"},
   };
 }
 
