@@ -500,6 +500,19 @@ void normalize_own_tile(Ctx& x, bool modulate, uint32_t eps_cb, uint32_t eps_til
   if (modulate) cb_pop_front(x.cb_adaln, 2);
 }
 
+// The two fp32 tiles at the front of cb_s, transposed, into a `pages`-page window of `out` (the
+// pages past two are zero).
+void transpose_front_pair(Ctx& x, uint32_t out, uint32_t pages) {
+  cb_wait_front(x.cb_s, 2);
+  tile_regs_acquire();
+  transpose_wh_tile(x.cb_s, 0, 0);
+  transpose_wh_tile(x.cb_s, 1, 1);
+  finish_math();
+  cb_pop_front(x.cb_s, 2);
+  pack_range(out, 0, pages);
+  tile_regs_release();
+}
+
 }  // namespace
 
 void layer_norm_own_tile(Ctx& x, bool modulate, uint32_t eps_cb, uint32_t eps_tile) {
@@ -551,14 +564,8 @@ void layer_norm_partial_stats(Ctx& x) {
   cb_pop_front(x.cb_s, 2);
   pack_range(x.cb_s, 0, 2);
   tile_regs_release();
-  cb_wait_front(x.cb_s, 2);
-  tile_regs_acquire();
-  transpose_wh_tile(x.cb_s, 0, 0);  // the sums along every row: row 0 is what the others need
-  transpose_wh_tile(x.cb_s, 1, 1);
-  finish_math();
-  cb_pop_front(x.cb_s, 2);
-  pack_range(x.cb_scores, 0, 4);  // and two zero tiles: cb_scores moves in 4-page windows
-  tile_regs_release();
+  // the sums along every row: row 0 is what the others need; cb_scores moves in 4-page windows
+  transpose_front_pair(x, x.cb_scores, 4);
 }
 
 void layer_norm_from_stats(Ctx& x, bool modulate, uint32_t eps_cb, uint32_t eps_tile) {
@@ -570,14 +577,7 @@ void layer_norm_from_stats(Ctx& x, bool modulate, uint32_t eps_cb, uint32_t eps_
   cb_pop_front(x.cb_part, kPartPages);
   pack_range(x.cb_s, 0, 2);
   tile_regs_release();
-  cb_wait_front(x.cb_s, 2);
-  tile_regs_acquire();
-  transpose_wh_tile(x.cb_s, 0, 0);  // the totals down every column, as the row path has them
-  transpose_wh_tile(x.cb_s, 1, 1);
-  finish_math();
-  cb_pop_front(x.cb_s, 2);
-  pack_range(x.cb_s, 0, 2);
-  tile_regs_release();
+  transpose_front_pair(x, x.cb_s, 2);  // the totals down every column, as the row path has them
   cb_wait_front(x.cb_s, 2);
   tile_regs_acquire();
   mul_tiles(x.cb_s, x.cb_stat, 0, kInvWidthTile, 0);
