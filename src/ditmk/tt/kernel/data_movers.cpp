@@ -189,7 +189,8 @@ void hub_send(Ctx& x, const HubRound& r) {
   }
   if (r.dram_out && x.is(Processor::brisc)) {
     const InterleavedAddrGen out{r.dram_out, kBf16TileBytes};
-    for (uint32_t p = 0; p < r.pages; ++p) noc_async_write(from + p * kBf16TileBytes, out.get_noc_addr(p), kBf16TileBytes);
+    for (uint32_t p = 0; p < r.pages; ++p)
+      noc_async_write(from + p * kBf16TileBytes, out.get_noc_addr(p), kBf16TileBytes);
   }
   noc_async_write_barrier();
   if (x.is(Processor::ncrisc)) {
@@ -206,7 +207,8 @@ void hub_send(Ctx& x, const HubRound& r) {
 
 void hub_round(Ctx& x, const HubRound& r) {
   const bool hub_side = x.hub && x.hub_index == r.hub;
-  const bool takes_part = x.is(Processor::brisc) ? (hub_side || x.compute) : (hub_side && x.seed() && x.is(Processor::ncrisc));
+  const bool takes_part =
+      x.is(Processor::brisc) ? (hub_side || x.compute) : (hub_side && x.seed() && x.is(Processor::ncrisc));
   if (!takes_part) return;
   ++x.rounds[r.hub];
   if (hub_side) hub_send(x, r);
