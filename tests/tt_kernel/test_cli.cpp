@@ -96,6 +96,13 @@ TEST(KernelCli, EmulateRejectsAnUnknownProtocolInOneLine) {
   EXPECT_NE(r.err.find("--protocol"), std::string::npos) << r.err;
 }
 
+TEST(KernelCli, EmulateRejectsTimingTheLinearProgramInOneLine) {
+  const auto r = run_command(ditmk::testing::ditmk_binary() + " emulate --program linear --timing");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_NE(r.err.find("--timing"), std::string::npos) << r.err;
+}
+
 TEST(KernelCli, RunBackendEmuRejectsWidthsThePlanCannotHoldInOneLine) {
   ditmk::testing::TempDir dir;
   model::SyntheticOptions options;

@@ -195,6 +195,7 @@ void run_emulate(const EmulateArgs& args) {
   if (args.sweep) return run_sweep(args);
   if (args.program == "dit" || !args.variant.empty()) return run_dit_program(args);
   require(args.program == "linear", "--program: unknown program '{}' (known: linear, dit)", args.program);
+  require(!args.timing && args.trace.empty(), "--timing / --trace: the timing model runs the megakernel (--program dit)");
   run_linear_program(args);
 }
 
