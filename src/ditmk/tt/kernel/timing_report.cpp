@@ -52,10 +52,12 @@ void add_blocks(TimingSummary& out, const EmuResult& r, const TimingResult& t, c
       // block and step programs name their step by the step index they were built for
       std::string name;
       ZoneEnd end;
+      int found = step;
       for (int candidate = 0; candidate < kSteps && end.end < 0; ++candidate) {
         if (step >= 0 && candidate != step) continue;
         name = fmt::format("s{} blk{}", candidate, b);
         end = last_end(t, name);
+        found = candidate;
       }
       require(end.end >= 0, "timing: the launch has no zone for block {}", b);
       double start = 0;
@@ -65,7 +67,7 @@ void add_blocks(TimingSummary& out, const EmuResult& r, const TimingResult& t, c
         start = last_end(t, fmt::format("s{} encoder", step)).end;
       }
       BlockTiming bt;
-      bt.step = std::max(step, 0);
+      bt.step = found;
       bt.index = b;
       bt.kind = block_kind(layout, b);
       bt.seconds = t.seconds(end.end - start);
