@@ -70,7 +70,7 @@ struct Proc {
 class Replay {
  public:
   Replay(const TimingLog& log, const Program& program, const TimingParams& params)
-      : log_(log), p_(params), noc_(params), cbs_(std::size_t(kNumCores) * kMaxCbId),
+      : p_(params), noc_(params), cbs_(std::size_t(kNumCores) * kMaxCbId),
         sems_(std::size_t(kNumCores) * kSemaphoresPerCore) {
     out_.hz = params.aiclk_hz;
     out_.zone_names = log.zone_names;
@@ -362,7 +362,6 @@ class Replay {
     out_.processors[proc].end = p.clock;
   }
 
-  const TimingLog& log_;
   const TimingParams& p_;
   NocModel noc_;
   std::vector<CbState> cbs_;
