@@ -15,7 +15,7 @@ TEST(GemmPrepared, SharedRoundingEqualsPerCallRounding) {
   const Tensor w = testing::random_tensor(DType::F32, {n, k}, 71);
   const std::vector<float> x = testing::random_normal(std::size_t(rows * k), 72);
   for (Isa isa : supported_isas()) {
-    for (WeightFormat f : {WeightFormat::bf16, WeightFormat::bfp8_b}) {
+    for (WeightFormat f : {WeightFormat::bf16, WeightFormat::bfp8_b, WeightFormat::int8}) {
       const PackedWeights packed = PackedWeights::pack(w.view(), WeightLayout::out_in, f);
       std::vector<float> direct(rows * n), shared(rows * n);
       alignas(64) static std::byte chunk_scratch[1 << 20];

@@ -25,11 +25,17 @@ void check_args(const GemmArgs& a) {
 }  // namespace
 
 std::size_t gemm_scratch_bytes(const PackedWeights& weights, int64_t m) {
-  if (weights.format() == WeightFormat::fp32) return 0;
+  switch (weights.format()) {
+    case WeightFormat::fp32: return 0;
+    case WeightFormat::int8: return std::size_t(m * detail::int8_row_stride(weights)) * sizeof(Int8XBlock);
+    case WeightFormat::bf16:
+    case WeightFormat::bfp8_b: break;
+  }
   return std::size_t(m * detail::scratch_row_stride(weights)) * sizeof(float);
 }
 
 std::size_t gemm_prepared_row_bytes(const PackedWeights& weights, Isa isa) {
+  if (weights.format() == WeightFormat::int8) return std::size_t(detail::int8_row_stride(weights)) * sizeof(Int8XBlock);
   const std::size_t element = isa >= Isa::avx512_bf16 ? sizeof(uint16_t) : sizeof(float);
   return std::size_t(detail::scratch_row_stride(weights)) * element;
 }
@@ -40,6 +46,13 @@ void gemm_prepare_x(const GemmArgs& args, Isa isa) {
   require(args.scratch_bytes >= gemm_scratch_bytes(*args.weights, args.m), "gemm_prepare_x: scratch has {} bytes, needs {}",
           args.scratch_bytes, gemm_scratch_bytes(*args.weights, args.m));
   require(isa_supported(isa), "gemm: instruction set {} is not supported by this CPU", isa_name(isa));
+  if (args.weights->format() == WeightFormat::int8) {
+    switch (int8_dot_for(isa)) {
+      case Int8Dot::portable: return detail::quantize_x_portable(args);
+      case Int8Dot::avx_vnni: return detail::quantize_x_avx2(args);
+      case Int8Dot::avx512_vnni: return detail::quantize_x_avx512(args);
+    }
+  }
   if (isa >= Isa::avx512_bf16) detail::prepare_x_avx512(args);
   else detail::prepare_x_portable(args);
 }
@@ -47,6 +60,13 @@ void gemm_prepare_x(const GemmArgs& args, Isa isa) {
 void gemm(const GemmArgs& args, Isa isa) {
   check_args(args);
   require(isa_supported(isa), "gemm: instruction set {} is not supported by this CPU", isa_name(isa));
+  if (args.weights->format() == WeightFormat::int8) {
+    switch (int8_dot_for(isa)) {
+      case Int8Dot::portable: return detail::gemm_int8_portable(args);
+      case Int8Dot::avx_vnni: return detail::gemm_int8_avx_vnni(args);
+      case Int8Dot::avx512_vnni: return detail::gemm_int8_avx512_vnni(args);
+    }
+  }
   switch (isa) {
     case Isa::portable: return detail::gemm_portable(args);
     case Isa::avx2: return detail::gemm_avx2(args);

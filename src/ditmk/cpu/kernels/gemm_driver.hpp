@@ -19,12 +19,13 @@
 #include <cstdint>
 
 #include "ditmk/cpu/kernels/gemm.hpp"
+#include "ditmk/cpu/kernels/int8_block.hpp"
 
 namespace ditmk::cpu::detail {
 namespace {
 
 constexpr int64_t kBlockK = 256;
-static_assert(kBlockK % kKAlign == 0);
+static_assert(kBlockK % kKAlign == 0 && kBlockK % kInt8Block == 0);
 
 // Cache lines of a coming weight block a tile asks for while it computes, one per inner iteration
 // (any left over after the loop at its end): spread over the row tiles, the DRAM reads for block
@@ -55,8 +56,9 @@ inline Prefetch prefetch_share(const PackedWeights& w, const char* ahead, std::s
   return {ahead + begin * 64, end - begin};
 }
 
-// x: the prepared rows (the caller's fp32 x, or x rounded to bf16 in the policy's element type,
-// zero-padded to k_padded); k_extent: how many K rows the tiles walk (K, or k_padded for padded x).
+// x: the prepared rows (the caller's fp32 x, x rounded to bf16 in the policy's element type, or
+// int8 blocks of Micro::kKPerX values each, zero-padded to k_padded); x_stride in elements;
+// k_extent: how many K rows the tiles walk (K, or k_padded for padded x).
 template <class Micro>
 void run_gemm(const GemmArgs& args, const typename Micro::XElem* x, int64_t x_stride, int64_t k_extent) {
   const PackedWeights& w = *args.weights;
@@ -77,7 +79,7 @@ void run_gemm(const GemmArgs& args, const typename Micro::XElem* x, int64_t x_st
       int64_t row = 0;
       for (int64_t t = 0; t < tiles; ++t) {
         const int64_t rows = (args.m - row + (tiles - t) - 1) / (tiles - t);  // balanced tile heights
-        run_tile<Micro>(rows, x + row * x_stride + k0, x_stride, block, k_count, acc + row * kPanelWidth, k0 == 0,
+        run_tile<Micro>(rows, x + row * x_stride + k0 / Micro::kKPerX, x_stride, block, k_count, acc + row * kPanelWidth, k0 == 0,
                         prefetch_share(w, ahead, block_bytes, t, tiles));
         row += rows;
       }
@@ -101,6 +103,11 @@ const T* packed_rows(const PackedWeights& w, int64_t panel, int64_t k0) {
 // The bfp8_b group blocks (32 exponents + 8 k pairs x 32 columns of int8) covering rows k0...
 inline const uint8_t* bfp8_groups(const PackedWeights& w, int64_t panel, int64_t k0) {
   return reinterpret_cast<const uint8_t*>(w.panel(panel)) + std::size_t(k0 / kKAlign) * PackedWeights::kBfp8GroupBytes;
+}
+
+// The int8 blocks (scales, corrections, 8 k quads x 32 columns) covering rows k0...
+inline const uint8_t* int8_groups(const PackedWeights& w, int64_t panel, int64_t k0) {
+  return reinterpret_cast<const uint8_t*>(w.panel(panel)) + std::size_t(k0 / kInt8Block) * PackedWeights::kInt8GroupBytes;
 }
 
 }  // namespace

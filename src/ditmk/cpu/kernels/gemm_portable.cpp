@@ -13,6 +13,7 @@ struct PortableMicro {
   using XElem = float;
   using BlockElem = float;
   static constexpr int kTileRows = 4;
+  static constexpr int64_t kKPerX = 1;  // one x element per K row
   static constexpr int64_t kBufferElems = kBlockK * kPanelWidth;
 
   static const float* weight_block(const PackedWeights& w, int64_t panel, int64_t k0, int64_t k_count, float* buffer) {
@@ -50,14 +51,18 @@ struct PortableMicro {
   }
 
   static void epilogue_row(const float* acc, const float* bias, float* y, int64_t count, Activation act, OutputMode out) {
-    for (int64_t j = 0; j < count; ++j) {
-      const float v = apply_activation(act, acc[j] + (bias ? bias[j] : 0.0f));
-      y[j] = out == OutputMode::accumulate ? y[j] + v : v;
-    }
+    portable_epilogue_row(acc, bias, y, count, act, out);
   }
 };
 
 }  // namespace
+
+void portable_epilogue_row(const float* acc, const float* bias, float* y, int64_t count, Activation act, OutputMode out) {
+  for (int64_t j = 0; j < count; ++j) {
+    const float v = apply_activation(act, bias ? acc[j] + bias[j] : acc[j]);
+    y[j] = out == OutputMode::accumulate ? y[j] + v : v;
+  }
+}
 
 void prepare_x_portable(const GemmArgs& args) {
   const PackedWeights& w = *args.weights;

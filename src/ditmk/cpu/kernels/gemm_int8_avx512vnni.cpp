@@ -1,0 +1,126 @@
+// int8 GEMM on AVX512-VNNI. vpdpbusd multiplies 4 unsigned bytes of x by 4 signed bytes of one
+// weight column and adds the 4 products to that column's int32 lane: 64 multiply-adds per
+// instruction, twice vdpbf16ps's 32. A tile is 12 rows x 32 columns: 24 zmm int32 accumulators, 2
+// for a k quad of weights, 1 for the broadcast x quad, so each weight load feeds 12 vpdpbusd.
+//
+// Per 32-row block the int32 sums are exact: they start from the block's per-column correction
+// (-128 x the column's sum, which removes x's +128 offset) and end as sum(q_x * q_w) < 2^20 in
+// magnitude, so the conversion to fp32 is exact too. Then acc += float(sum) * (w_scale * x_scale)
+// in fp32, one multiply and one fused multiply-add per 16 columns and row, on the M x 32
+// accumulators the driver keeps in L1 (24 zmm of int32 sums leave no room for 24 more of fp32).
+// The block order and these operations are the same on every int8 path, so all give the same bits.
+#include <immintrin.h>
+
+#include <cstring>
+
+// GCC 12's own AVX-512 headers trip -Wmaybe-uninitialized inside masked-load intrinsics (a known
+// false positive of those headers, not of this file).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+
+#include "ditmk/cpu/kernels/gemm_driver.hpp"
+#include "ditmk/cpu/kernels/gemm_epilogue_avx512.hpp"
+#include "ditmk/cpu/kernels/gemm_isa.hpp"
+
+namespace ditmk::cpu::detail {
+namespace {
+
+// The int32 accumulators are GCC's own vector type and vpdpbusd is called through its builtin: with
+// _mm512_dpbusd_epi32's __m512i <-> __v16si casts GCC 12 keeps a tile's 24 accumulators in memory
+// (a store after every vpdpbusd), with one type throughout they stay in registers.
+using I32x16 = __v16si;
+
+I32x16 broadcast_quad(const uint8_t* p) {
+  int32_t bits;
+  std::memcpy(&bits, p, sizeof bits);
+  return I32x16{} + bits;
+}
+
+struct Int8Micro {
+  using XElem = Int8XBlock;
+  using BlockElem = uint8_t;
+  static constexpr int kTileRows = 12;
+  static constexpr int64_t kKPerX = kInt8Block;
+  static constexpr int64_t kBufferElems = 1;  // blocks are read in place
+
+  static const uint8_t* weight_block(const PackedWeights& w, int64_t panel, int64_t k0, int64_t, uint8_t*) {
+    return int8_groups(w, panel, k0);
+  }
+
+  template <int R>
+  static void tile(const Int8XBlock* x, int64_t x_stride, const uint8_t* group, int64_t k_count, float* acc,
+                   bool first, Prefetch next) {
+    int64_t line = 0;
+    for (int64_t b = 0; b < k_count / kInt8Block; ++b, group += PackedWeights::kInt8GroupBytes) {
+      const auto* correction = reinterpret_cast<const I32x16*>(group + PackedWeights::kInt8CorrectionsOffset);
+      I32x16 c[R][2];
+      for (int r = 0; r < R; ++r)
+        for (int j = 0; j < 2; ++j) c[r][j] = correction[j];
+      const uint8_t* values = group + PackedWeights::kInt8ValuesOffset;
+      for (int quad = 0; quad < kInt8Block / 4; ++quad, ++line) {
+        if (line < next.lines) _mm_prefetch(next.first + line * 64, _MM_HINT_T0);
+        const I32x16 w0 = reinterpret_cast<const I32x16*>(values + quad * 128)[0];
+        const I32x16 w1 = reinterpret_cast<const I32x16*>(values + quad * 128)[1];
+#pragma GCC unroll 12
+        for (int r = 0; r < R; ++r) {
+          const I32x16 xq = broadcast_quad(x[r * x_stride + b].values + 4 * quad);
+          c[r][0] = __builtin_ia32_vpdpbusd_v16si(c[r][0], xq, w0);
+          c[r][1] = __builtin_ia32_vpdpbusd_v16si(c[r][1], xq, w1);
+        }
+      }
+      const auto* w_scale = reinterpret_cast<const float*>(group + PackedWeights::kInt8ScalesOffset);
+      const bool store = first && b == 0;
+#pragma GCC unroll 12
+      for (int r = 0; r < R; ++r) {
+        const __m512 x_scale = _mm512_set1_ps(x[r * x_stride + b].scale);
+        for (int j = 0; j < 2; ++j) {
+          float* a = acc + r * kPanelWidth + 16 * j;
+          const __m512 s = _mm512_mul_ps(_mm512_load_ps(w_scale + 16 * j), x_scale);
+          const __m512 sum = __builtin_convertvector(c[r][j], __v16sf);
+          _mm512_store_ps(a, store ? _mm512_mul_ps(sum, s) : _mm512_fmadd_ps(sum, s, _mm512_load_ps(a)));
+        }
+      }
+    }
+    for (; line < next.lines; ++line) _mm_prefetch(next.first + line * 64, _MM_HINT_T0);
+  }
+
+  static void epilogue_row(const float* acc, const float* bias, float* y, int64_t count, Activation act, OutputMode out) {
+    detail::epilogue_row(acc, bias, y, count, act, out);
+  }
+};
+
+}  // namespace
+
+void gemm_int8_avx512_vnni(const GemmArgs& args) {
+  const PackedWeights& w = *args.weights;
+  if (!args.x_prepared) quantize_x_avx512(args);
+  run_gemm<Int8Micro>(args, reinterpret_cast<const Int8XBlock*>(args.scratch), int8_row_stride(w), w.k_padded());
+}
+
+// quantize_int8_block on 32 floats at a time: the same fp32 operations (absolute maximum, one
+// division each way, a multiply and a round-to-nearest-even per value), so the same bytes.
+void quantize_x_avx512(const GemmArgs& args) {
+  const PackedWeights& w = *args.weights;
+  auto* out = reinterpret_cast<Int8XBlock*>(args.scratch);
+  const __m256i offset = _mm256_set1_epi8(char(0x80));
+  for (int64_t r = 0; r < args.m; ++r) {
+    const float* src = args.x + r * args.x_stride;
+    Int8XBlock* dst = out + r * int8_row_stride(w);
+    for (int64_t b = 0; b < int8_row_stride(w); ++b) {
+      const int64_t valid = std::clamp<int64_t>(w.k() - b * kInt8Block, 0, kInt8Block);
+      const __mmask16 lo = __mmask16((1u << std::min<int64_t>(valid, 16)) - 1);
+      const __mmask16 hi = __mmask16((1u << std::max<int64_t>(valid - 16, 0)) - 1);
+      const __m512 v0 = _mm512_maskz_loadu_ps(lo, src + b * kInt8Block);
+      const __m512 v1 = _mm512_maskz_loadu_ps(hi, src + b * kInt8Block + 16);
+      const float absmax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(v0), _mm512_abs_ps(v1)));
+      const __m512 inv = _mm512_set1_ps(absmax > 0.0f ? 127.0f / absmax : 0.0f);
+      const __m128i q0 = _mm512_cvtsepi32_epi8(_mm512_cvtps_epi32(_mm512_mul_ps(v0, inv)));
+      const __m128i q1 = _mm512_cvtsepi32_epi8(_mm512_cvtps_epi32(_mm512_mul_ps(v1, inv)));
+      const __m256i q = _mm256_inserti128_si256(_mm256_castsi128_si256(q0), q1, 1);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst[b].values), _mm256_xor_si256(q, offset));
+      dst[b].scale = absmax / 127.0f;
+    }
+  }
+}
+
+}  // namespace ditmk::cpu::detail
