@@ -15,34 +15,64 @@ namespace {
 using testing::random_normal;
 using testing::random_tensor;
 
-TEST(Int8Block, ScaleIsAbsmaxOver127AndValuesRoundHalfToEven) {
+TEST(Int8Block, WeightScaleIsAbsmaxOver127AndValuesRoundHalfToEven) {
   // absmax 127 makes v * (127 / absmax) = v exactly, so halves are ties
   const float v[7] = {127.0f, -127.0f, 0.5f, 1.5f, 2.5f, -0.5f, -1.5f};
   int8_t q[kInt8Block];
   std::memset(q, 99, sizeof q);
-  EXPECT_EQ(quantize_int8_block(v, 7, q), 1.0f);
+  EXPECT_EQ(quantize_int8_weights(v, 7, q), 1.0f);
   const int8_t expected[7] = {127, -127, 0, 2, 2, 0, -2};
   for (int i = 0; i < 7; ++i) EXPECT_EQ(q[i], expected[i]) << i;
   for (int64_t i = 7; i < kInt8Block; ++i) EXPECT_EQ(q[i], 0) << "past count " << i;
   const float small[2] = {2.0f, 0.7f};
-  EXPECT_EQ(quantize_int8_block(small, 2, q), 2.0f / 127.0f);
+  EXPECT_EQ(quantize_int8_weights(small, 2, q), 2.0f / 127.0f);
   EXPECT_EQ(q[1], 44);  // 0.7 * 63.5 = 44.45
 }
 
-TEST(Int8Block, ZeroBlockHasZeroScaleAndErrorIsHalfAStep) {
+TEST(Int8Block, ActivationScaleIsTheSmallestPowerOfTwoThatFits) {
+  EXPECT_EQ(int8_activation_exponent(127.0f), 0);         // 127 * 2^0 fits exactly
+  EXPECT_EQ(int8_activation_exponent(127.5f), 1);         // 63.75 * 2
+  EXPECT_EQ(int8_activation_exponent(64.0f), 0);
+  EXPECT_EQ(int8_activation_exponent(63.5f), -1);         // 127 exactly
+  EXPECT_EQ(int8_activation_exponent(63.9f), 0);          // 127.8 would not fit
+  EXPECT_EQ(int8_activation_exponent(1.0f), -6);          // 1 -> 64
+  EXPECT_EQ(int8_activation_exponent(1.984375f), -6);     // 127 exactly
+  EXPECT_EQ(int8_activation_exponent(1.99f), -5);         // 127.36 would not fit: 63.68
+  EXPECT_EQ(int8_activation_exponent(0.0f), 0);
+  EXPECT_EQ(int8_activation_exponent(0x1p-65f), 0);       // below kInt8ZeroBelow: a zero block
+  EXPECT_EQ(int8_activation_exponent(std::numeric_limits<float>::infinity()), 59);
+  // ties: absmax 127 scales by exactly 1, so halves stay halves
+  const float v[6] = {127.0f, 0.5f, 1.5f, 2.5f, -0.5f, -1.5f};
+  int8_t q[kInt8Block];
+  std::memset(q, 99, sizeof q);
+  EXPECT_EQ(quantize_int8_activations(v, 6, q), 0);
+  const int8_t expected[6] = {127, 0, 2, 2, 0, -2};
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(q[i], expected[i]) << i;
+  for (int64_t i = 6; i < kInt8Block; ++i) EXPECT_EQ(q[i], 0) << "past count " << i;
+}
+
+TEST(Int8Block, ZeroBlocksAndErrorBounds) {
   const float zeros[kInt8Block] = {};
   int8_t q[kInt8Block];
-  EXPECT_EQ(quantize_int8_block(zeros, kInt8Block, q), 0.0f);
+  EXPECT_EQ(quantize_int8_weights(zeros, kInt8Block, q), 0.0f);
+  for (int8_t v : q) EXPECT_EQ(v, 0);
+  EXPECT_EQ(quantize_int8_activations(zeros, kInt8Block, q), 0);
   for (int8_t v : q) EXPECT_EQ(v, 0);
   const std::vector<float> x = random_normal(kInt8Block * 64, 31, 3.0f);
   for (int64_t b = 0; b < 64; ++b) {
-    const float scale = quantize_int8_block(x.data() + b * kInt8Block, kInt8Block, q);
-    for (int64_t i = 0; i < kInt8Block; ++i)
-      ASSERT_LE(std::abs(x[std::size_t(b * kInt8Block + i)] - q[i] * scale), 0.5001f * scale) << b << "," << i;
+    const float* block = x.data() + b * kInt8Block;
+    float absmax = 0;
+    for (int64_t i = 0; i < kInt8Block; ++i) absmax = std::max(absmax, std::abs(block[i]));
+    const float scale = quantize_int8_weights(block, kInt8Block, q);
+    for (int64_t i = 0; i < kInt8Block; ++i) ASSERT_LE(std::abs(block[i] - q[i] * scale), 0.5001f * absmax / 127) << b;
+    const float step = std::ldexp(1.0f, quantize_int8_activations(block, kInt8Block, q));
+    EXPECT_GE(step, absmax / 127) << b;
+    EXPECT_LE(step, absmax / 63.5f) << b;
+    for (int64_t i = 0; i < kInt8Block; ++i) ASSERT_LE(std::abs(block[i] - q[i] * step), 0.5f * step) << b;
   }
 }
 
-// Each int8 block of a column holds quantize_int8_block of the column's 32 source values along K.
+// Each int8 block of a column holds quantize_int8_weights of the column's 32 source values along K.
 TEST(PackedWeightsInt8, BlocksRunAlongKAndMatchTheQuantizer) {
   for (WeightLayout layout : {WeightLayout::out_in, WeightLayout::in_out}) {
     const int64_t n = 45, k = 70;
@@ -61,7 +91,7 @@ TEST(PackedWeightsInt8, BlocksRunAlongKAndMatchTheQuantizer) {
           column[i] = src.data<float>()[layout == WeightLayout::out_in ? nn * k + kk : kk * n + nn];
         }
         int8_t q[kInt8Block];
-        const float scale = quantize_int8_block(column, valid, q);
+        const float scale = quantize_int8_weights(column, valid, q);
         ASSERT_EQ(w.int8_scale(nn, b * kInt8Block), scale) << nn << "," << b;
         for (int64_t i = 0; i < kInt8Block; ++i) {
           ASSERT_EQ(w.int8_value(nn, b * kInt8Block + i), q[i]) << nn << "," << b * kInt8Block + i;
@@ -175,8 +205,8 @@ TEST(GemmInt8, SmoothActivationsWithinTheirApproximation) {
   }
 }
 
-// The int8 scheme itself against exact float64 products of the unquantized operands: two 32-value
-// quantizations of ~0.5% RMS each leave the product within ~1% (relative L2).
+// The int8 scheme itself against exact float64 products of the unquantized operands: 32-value
+// quantizations of ~0.5% (weights) and ~0.7% RMS (x) leave the product within ~1% (relative L2).
 TEST(GemmInt8, CloseToTheUnquantizedProduct) {
   const int64_t m = 49, k = 1536, n = 128;
   const std::vector<float> x = random_normal(std::size_t(m * k), 1200);
@@ -221,11 +251,12 @@ TEST(GemmInt8, ColumnRangeWritesOnlyItsColumns) {
 }
 
 // x quantized by each ISA's vector code is byte for byte the scalar quantizer's (+128 offset),
-// including ties, tails past K and rows of zeros.
+// including ties, tails past K, rows of zeros and of tiny values.
 TEST(GemmInt8, EveryIsaQuantizesXLikeTheScalarRule) {
   const int64_t m = 6, k = 77;
   std::vector<float> x = random_normal(std::size_t(m * k), 1400, 2.0f);
   for (int64_t i = 0; i < k; ++i) x[std::size_t(2 * k + i)] = 0.0f;  // a zero row
+  for (int64_t i = 0; i < k; ++i) x[std::size_t(4 * k + i)] *= i < 40 ? 0x1p-66f : 0x1p-60f;  // below / near 2^-64
   // ties: a block whose absmax is 127 multiplies by exactly 1, so halves stay halves
   for (int64_t i = 0; i < k; ++i)
     x[std::size_t(3 * k + i)] = i % kInt8Block == 0 ? 127.0f : float(i % 2 ? 1 : -1) * (float(i % 40) + 0.5f);
@@ -242,9 +273,9 @@ TEST(GemmInt8, EveryIsaQuantizesXLikeTheScalarRule) {
       for (int64_t b = 0; b < blocks; ++b) {
         int8_t q[kInt8Block];
         const int64_t valid = std::min<int64_t>(kInt8Block, k - b * kInt8Block);
-        const float scale = quantize_int8_block(x.data() + r * k + b * kInt8Block, valid, q);
+        const int exponent = quantize_int8_activations(x.data() + r * k + b * kInt8Block, valid, q);
         const Int8XBlock& got = out[std::size_t(r * blocks + b)];
-        ASSERT_EQ(got.scale, scale) << int8_dot_name(int8_dot_for(isa)) << " row " << r << " block " << b;
+        ASSERT_EQ(got.exponent, float(exponent)) << int8_dot_name(int8_dot_for(isa)) << " row " << r << " block " << b;
         for (int64_t i = 0; i < kInt8Block; ++i)
           ASSERT_EQ(int(got.values[i]), q[i] + 128) << int8_dot_name(int8_dot_for(isa)) << " " << r << "," << b * 32 + i;
       }

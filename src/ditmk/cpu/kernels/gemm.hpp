@@ -61,7 +61,7 @@ inline void gemm(const GemmArgs& args) { gemm(args, selected_isa()); }
 
 // The slow oracle: double-precision sums over the same packed (rounded) weights and the same
 // bf16-rounded x, written in float; same column range and epilogue. For int8 weights: x quantized
-// by quantize_int8_block, each block's sum of signed products in 64-bit integers (no offset, no
+// by quantize_int8_activations, each block's sum of signed products in 64-bit integers (no offset, no
 // correction), then the kernels' fp32 scale application and epilogue, so it gives their bits
 // (except the gelu_tanh and silu activations, evaluated here in double).
 void gemm_reference(const GemmArgs& args);

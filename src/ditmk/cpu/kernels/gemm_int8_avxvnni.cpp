@@ -54,15 +54,16 @@ struct Int8Micro {
           for (int r = 0; r < R; ++r) c[r][j] = __builtin_ia32_vpdpbusd_v8si(c[r][j], xq[r], wq);
         }
       }
+      // w_scale * 2^e by a multiply with 2^e made exactly: the same rounding as vscalefps
       const auto* w_scale = reinterpret_cast<const float*>(group + PackedWeights::kInt8ScalesOffset);
-      const bool store = first && b == 0;
+      const bool start = first && b == 0;
       for (int r = 0; r < R; ++r) {
-        const __m256 x_scale = _mm256_set1_ps(x[r * x_stride + b].scale);
+        const __m256 x_scale = _mm256_set1_ps(pow2(int(x[r * x_stride + b].exponent)));
         for (int j = 0; j < 4; ++j) {
           float* a = acc + r * kPanelWidth + 8 * j;
           const __m256 s = _mm256_mul_ps(_mm256_load_ps(w_scale + 8 * j), x_scale);
           const __m256 sum = __builtin_convertvector(c[r][j], __v8sf);
-          _mm256_store_ps(a, store ? _mm256_mul_ps(sum, s) : _mm256_fmadd_ps(sum, s, _mm256_load_ps(a)));
+          _mm256_store_ps(a, _mm256_fmadd_ps(sum, s, start ? _mm256_setzero_ps() : _mm256_load_ps(a)));
         }
       }
     }
@@ -89,7 +90,8 @@ void gemm_int8_avx_vnni(const GemmArgs& args) {
   run_gemm<Int8Micro>(args, reinterpret_cast<const Int8XBlock*>(args.scratch), int8_row_stride(w), w.k_padded());
 }
 
-// quantize_int8_block on 32 floats at a time with the same fp32 operations, so the same bytes.
+// quantize_int8_activations on 32 floats at a time: the same exponent and the same fp32 multiply and
+// round-to-nearest-even per value, so the same bytes.
 void quantize_x_avx2(const GemmArgs& args) {
   const PackedWeights& w = *args.weights;
   auto* out = reinterpret_cast<Int8XBlock*>(args.scratch);
@@ -110,14 +112,15 @@ void quantize_x_avx2(const GemmArgs& args) {
       __m256 m = _mm256_andnot_ps(sign, v[0]);
       for (int i = 1; i < 4; ++i) m = _mm256_max_ps(m, _mm256_andnot_ps(sign, v[i]));
       const float absmax = _mm256_cvtss_f32(max_across(m));
-      const __m256 inv = _mm256_set1_ps(absmax > 0.0f ? 127.0f / absmax : 0.0f);
+      const int e = int8_activation_exponent(absmax);
+      const __m256 inv = _mm256_set1_ps(absmax >= kInt8ZeroBelow ? pow2(-e) : 0.0f);
       __m256i q[4];
       for (int i = 0; i < 4; ++i) q[i] = _mm256_cvtps_epi32(_mm256_mul_ps(v[i], inv));
       const __m256i words = _mm256_packs_epi32(q[0], q[1]), words_hi = _mm256_packs_epi32(q[2], q[3]);
       __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(words, words_hi), lane_order);
       bytes = _mm256_xor_si256(bytes, _mm256_set1_epi8(char(0x80)));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst[b].values), bytes);
-      dst[b].scale = absmax / 127.0f;
+      dst[b].exponent = float(e);
     }
   }
 }

@@ -35,10 +35,9 @@ struct Int8Micro {
           for (int64_t c = 0; c < kPanelWidth; ++c)
             for (int64_t i = 0; i < 4; ++i) sum[c] += int32_t(xb.values[quad * 4 + i]) * values[(quad * kPanelWidth + c) * 4 + i];
         float* a = acc + r * kPanelWidth;
-        for (int64_t c = 0; c < kPanelWidth; ++c) {
-          const float s = w_scale[c] * xb.scale;
-          a[c] = first && b == 0 ? float(sum[c]) * s : std::fma(float(sum[c]), s, a[c]);
-        }
+        const float x_scale = pow2(int(xb.exponent));
+        for (int64_t c = 0; c < kPanelWidth; ++c)
+          a[c] = std::fma(float(sum[c]), w_scale[c] * x_scale, first && b == 0 ? 0.0f : a[c]);
       }
     }
   }
@@ -58,7 +57,7 @@ void quantize_x_portable(const GemmArgs& args) {
       const int64_t valid = std::clamp<int64_t>(w.k() - b * kInt8Block, 0, kInt8Block);
       int8_t q[kInt8Block];
       Int8XBlock& dst = out[r * int8_row_stride(w) + b];
-      dst.scale = quantize_int8_block(args.x + r * args.x_stride + b * kInt8Block, valid, q);
+      dst.exponent = float(quantize_int8_activations(args.x + r * args.x_stride + b * kInt8Block, valid, q));
       for (int64_t i = 0; i < kInt8Block; ++i) dst.values[i] = uint8_t(q[i] + 128);
     }
   }

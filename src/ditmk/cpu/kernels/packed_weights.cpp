@@ -54,7 +54,7 @@ void pack_int8_block(const float* values, int64_t count, int64_t c, std::byte* b
     require(std::isfinite(values[i]), "{}: column {}, row {}: non-finite value {} cannot be quantized to int8", name, n,
             k0 + i, values[i]);
   int8_t q[kInt8Block];
-  const float scale = quantize_int8_block(values, count, q);
+  const float scale = quantize_int8_weights(values, count, q);
   int32_t sum = 0;
   for (int64_t i = 0; i < kInt8Block; ++i) {
     sum += q[i];
