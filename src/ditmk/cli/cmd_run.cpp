@@ -104,7 +104,7 @@ void add_run(CLI::App& app) {
   cmd->add_option("--noise", opt->noise, ".npy [H, A] initial noise (default: seeded Gaussian)");
   cmd->add_option("--seed", opt->seed, "noise seed");
   cmd->add_option("--backend", opt->backend, "executor (default: the fastest)")->check(CLI::IsMember(backend_names()));
-  cmd->add_option("--dtype", opt->backend_options.dtype, "weight format of the fast executor")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32"}));
+  cmd->add_option("--dtype", opt->backend_options.dtype, "weight format of the fast executor")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32", "int8"}));
   cmd->add_option("--threads", opt->backend_options.threads, "worker threads (default: one per core)")->check(CLI::Range(1, 1024));
   cmd->add_option("--isa", opt->backend_options.isa, "cap the CPU instruction set")->check(CLI::IsMember({"portable", "avx2", "avx512", "amx"}));
   cmd->add_option("--out", opt->out, "actions as .npy (float32), or .npz with actions and per-step velocities (float64)");
