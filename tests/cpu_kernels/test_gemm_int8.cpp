@@ -253,32 +253,35 @@ TEST(GemmInt8, ColumnRangeWritesOnlyItsColumns) {
 // x quantized by each ISA's vector code is byte for byte the scalar quantizer's (+128 offset),
 // including ties, tails past K, rows of zeros and of tiny values.
 TEST(GemmInt8, EveryIsaQuantizesXLikeTheScalarRule) {
-  const int64_t m = 6, k = 77;
-  std::vector<float> x = random_normal(std::size_t(m * k), 1400, 2.0f);
-  for (int64_t i = 0; i < k; ++i) x[std::size_t(2 * k + i)] = 0.0f;  // a zero row
-  for (int64_t i = 0; i < k; ++i) x[std::size_t(4 * k + i)] *= i < 40 ? 0x1p-66f : 0x1p-60f;  // below / near 2^-64
-  // ties: a block whose absmax is 127 multiplies by exactly 1, so halves stay halves
-  for (int64_t i = 0; i < k; ++i)
-    x[std::size_t(3 * k + i)] = i % kInt8Block == 0 ? 127.0f : float(i % 2 ? 1 : -1) * (float(i % 40) + 0.5f);
-  const Tensor src = random_tensor(DType::F32, {32, k}, 1401);
-  const PackedWeights w = PackedWeights::pack(src.view(), WeightLayout::out_in, WeightFormat::int8);
-  const int64_t blocks = w.k_padded() / kInt8Block;
-  for (Isa isa : supported_isas()) {
-    std::vector<Int8XBlock> out(std::size_t(m * blocks));
-    GemmArgs a;
-    a.x = x.data(), a.x_stride = k, a.m = m, a.weights = &w;
-    a.scratch = reinterpret_cast<std::byte*>(out.data()), a.scratch_bytes = out.size() * sizeof(Int8XBlock);
-    gemm_prepare_x(a, isa);
-    for (int64_t r = 0; r < m; ++r)
-      for (int64_t b = 0; b < blocks; ++b) {
-        int8_t q[kInt8Block];
-        const int64_t valid = std::min<int64_t>(kInt8Block, k - b * kInt8Block);
-        const int exponent = quantize_int8_activations(x.data() + r * k + b * kInt8Block, valid, q);
-        const Int8XBlock& got = out[std::size_t(r * blocks + b)];
-        ASSERT_EQ(got.exponent, float(exponent)) << int8_dot_name(int8_dot_for(isa)) << " row " << r << " block " << b;
-        for (int64_t i = 0; i < kInt8Block; ++i)
-          ASSERT_EQ(int(got.values[i]), q[i] + 128) << int8_dot_name(int8_dot_for(isa)) << " " << r << "," << b * 32 + i;
-      }
+  for (const int64_t k : {77, 700}) {  // a few blocks, and more than the 16 the AVX-512 code takes at once
+    const int64_t m = 6;
+    std::vector<float> x = random_normal(std::size_t(m * k), 1400, 2.0f);
+    for (int64_t i = 0; i < k; ++i) x[std::size_t(2 * k + i)] = 0.0f;  // a zero row
+    // ties: a block whose absmax is 127 multiplies by exactly 1, so halves stay halves
+    for (int64_t i = 0; i < k; ++i)
+      x[std::size_t(3 * k + i)] = i % kInt8Block == 0 ? 127.0f : float(i % 2 ? 1 : -1) * (float(i % 40) + 0.5f);
+    for (int64_t i = 0; i < k; ++i) x[std::size_t(4 * k + i)] *= i < 40 ? 0x1p-66f : 0x1p-60f;  // below / near 2^-64
+    for (int64_t i = 0; i < k; ++i) x[std::size_t(5 * k + i)] *= float(1 << (i / 32 % 12));  // blocks of every size
+    const Tensor src = random_tensor(DType::F32, {32, k}, 1401);
+    const PackedWeights w = PackedWeights::pack(src.view(), WeightLayout::out_in, WeightFormat::int8);
+    const int64_t blocks = w.k_padded() / kInt8Block;
+    for (Isa isa : supported_isas()) {
+      std::vector<Int8XBlock> out(std::size_t(m * blocks));
+      GemmArgs a;
+      a.x = x.data(), a.x_stride = k, a.m = m, a.weights = &w;
+      a.scratch = reinterpret_cast<std::byte*>(out.data()), a.scratch_bytes = out.size() * sizeof(Int8XBlock);
+      gemm_prepare_x(a, isa);
+      for (int64_t r = 0; r < m; ++r)
+        for (int64_t b = 0; b < blocks; ++b) {
+          int8_t q[kInt8Block];
+          const int64_t valid = std::min<int64_t>(kInt8Block, k - b * kInt8Block);
+          const int exponent = quantize_int8_activations(x.data() + r * k + b * kInt8Block, valid, q);
+          const Int8XBlock& got = out[std::size_t(r * blocks + b)];
+          ASSERT_EQ(got.exponent, float(exponent)) << int8_dot_name(int8_dot_for(isa)) << " row " << r << " block " << b;
+          for (int64_t i = 0; i < kInt8Block; ++i)
+            ASSERT_EQ(int(got.values[i]), q[i] + 128) << int8_dot_name(int8_dot_for(isa)) << " " << r << "," << b * 32 + i;
+        }
+    }
   }
 }
 

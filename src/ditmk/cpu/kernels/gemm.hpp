@@ -52,6 +52,10 @@ std::size_t gemm_scratch_bytes(const PackedWeights& weights, int64_t m);
 // later gemm() over rows [r0, r0 + 64) of them passes scratch + r0 * gemm_prepared_row_bytes() and
 // x_prepared = true. Nothing to do for fp32 weights.
 void gemm_prepare_x(const GemmArgs& args, Isa isa);
+// The same for x's columns [k_begin, k_end) only (k_begin on the kGemmColumnStep grid, k_end on it or
+// K): threads can prepare the columns each of them produced, and the rest of the prepared rows is
+// left as it was.
+void gemm_prepare_x_columns(const GemmArgs& args, Isa isa, int64_t k_begin, int64_t k_end);
 std::size_t gemm_prepared_row_bytes(const PackedWeights& weights, Isa isa);
 
 // Checks args (ditmk::Error naming the field) and runs the kernel family of isa, which must be

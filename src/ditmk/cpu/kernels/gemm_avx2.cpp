@@ -85,7 +85,7 @@ struct Micro {
 void gemm_avx2(const GemmArgs& args) {
   const PackedWeights& w = *args.weights;
   if (w.format() == WeightFormat::fp32) return run_gemm<Micro>(args, args.x, args.x_stride, w.k());
-  if (!args.x_prepared) prepare_x_portable(args);
+  if (!args.x_prepared) prepare_x_portable(args, KRange::all(w));
   run_gemm<Micro>(args, reinterpret_cast<const float*>(args.scratch), scratch_row_stride(w), w.k_padded());
 }
 

@@ -129,13 +129,15 @@ struct Fp32Micro {
   }
 };
 
-// x rows to bf16 (round to nearest even, as f32_to_bf16), zero-padded to k_padded. The conversion
-// treats fp32 subnormals as zero (the instruction's fixed DAZ), which f32_to_bf16 does not.
-void round_rows_to_bf16(const GemmArgs& args, int64_t k, int64_t k_padded, int64_t out_stride, uint16_t* out) {
+// Columns [k_begin, k_stop) of x rows to bf16 (round to nearest even, as f32_to_bf16), zero past k
+// up to k_padded. The conversion treats fp32 subnormals as zero (the instruction's fixed DAZ), which
+// f32_to_bf16 does not.
+void round_rows_to_bf16(const GemmArgs& args, int64_t k, int64_t k_padded, int64_t k_begin, int64_t k_stop,
+                        int64_t out_stride, uint16_t* out) {
   for (int64_t r = 0; r < args.m; ++r) {
     const float* src = args.x + r * args.x_stride;
     uint16_t* dst = out + r * out_stride;
-    for (int64_t k0 = 0; k0 < k_padded; k0 += 32) {
+    for (int64_t k0 = k_begin; k0 < k_stop; k0 += 32) {
       const int64_t valid = std::clamp<int64_t>(k - k0, 0, 32);
       const __mmask16 lo = __mmask16((1u << std::min<int64_t>(valid, 16)) - 1);
       const __mmask16 hi = __mmask16((1u << std::max<int64_t>(valid - 16, 0)) - 1);
@@ -152,13 +154,14 @@ void round_rows_to_bf16(const GemmArgs& args, int64_t k, int64_t k_padded, int64
 void gemm_avx512(const GemmArgs& args) {
   const PackedWeights& w = *args.weights;
   if (w.format() == WeightFormat::fp32) return run_gemm<Fp32Micro>(args, args.x, args.x_stride, w.k());
-  if (!args.x_prepared) prepare_x_avx512(args);
+  if (!args.x_prepared) prepare_x_avx512(args, KRange::all(w));
   run_gemm<PairMicro>(args, reinterpret_cast<const uint16_t*>(args.scratch), scratch_row_stride(w), w.k_padded());
 }
 
-void prepare_x_avx512(const GemmArgs& args) {
+void prepare_x_avx512(const GemmArgs& args, KRange k) {
   const PackedWeights& w = *args.weights;
-  round_rows_to_bf16(args, w.k(), w.k_padded(), scratch_row_stride(w), reinterpret_cast<uint16_t*>(args.scratch));
+  round_rows_to_bf16(args, w.k(), w.k_padded(), k.begin, k.stop(w), scratch_row_stride(w),
+                     reinterpret_cast<uint16_t*>(args.scratch));
 }
 
 }  // namespace ditmk::cpu::detail

@@ -86,13 +86,13 @@ __m256 max_across(__m256 v) {
 
 void gemm_int8_avx_vnni(const GemmArgs& args) {
   const PackedWeights& w = *args.weights;
-  if (!args.x_prepared) quantize_x_avx2(args);
+  if (!args.x_prepared) quantize_x_avx2(args, KRange::all(w));
   run_gemm<Int8Micro>(args, reinterpret_cast<const Int8XBlock*>(args.scratch), int8_row_stride(w), w.k_padded());
 }
 
 // quantize_int8_activations on 32 floats at a time: the same exponent and the same fp32 multiply and
 // round-to-nearest-even per value, so the same bytes.
-void quantize_x_avx2(const GemmArgs& args) {
+void quantize_x_avx2(const GemmArgs& args, KRange k) {
   const PackedWeights& w = *args.weights;
   auto* out = reinterpret_cast<Int8XBlock*>(args.scratch);
   const __m256 sign = _mm256_set1_ps(-0.0f);
@@ -102,7 +102,7 @@ void quantize_x_avx2(const GemmArgs& args) {
   for (int64_t r = 0; r < args.m; ++r) {
     const float* src = args.x + r * args.x_stride;
     Int8XBlock* dst = out + r * int8_row_stride(w);
-    for (int64_t b = 0; b < int8_row_stride(w); ++b) {
+    for (int64_t b = k.begin / kInt8Block; b < k.stop(w) / kInt8Block; ++b) {
       const int64_t valid = std::clamp<int64_t>(w.k() - b * kInt8Block, 0, kInt8Block);
       __m256 v[4];
       for (int i = 0; i < 4; ++i) {

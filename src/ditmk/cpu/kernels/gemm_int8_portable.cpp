@@ -49,11 +49,11 @@ struct Int8Micro {
 
 }  // namespace
 
-void quantize_x_portable(const GemmArgs& args) {
+void quantize_x_portable(const GemmArgs& args, KRange k) {
   const PackedWeights& w = *args.weights;
   auto* out = reinterpret_cast<Int8XBlock*>(args.scratch);
   for (int64_t r = 0; r < args.m; ++r) {
-    for (int64_t b = 0; b < int8_row_stride(w); ++b) {
+    for (int64_t b = k.begin / kInt8Block; b < k.stop(w) / kInt8Block; ++b) {
       const int64_t valid = std::clamp<int64_t>(w.k() - b * kInt8Block, 0, kInt8Block);
       int8_t q[kInt8Block];
       Int8XBlock& dst = out[r * int8_row_stride(w) + b];
@@ -65,7 +65,7 @@ void quantize_x_portable(const GemmArgs& args) {
 
 void gemm_int8_portable(const GemmArgs& args) {
   const PackedWeights& w = *args.weights;
-  if (!args.x_prepared) quantize_x_portable(args);
+  if (!args.x_prepared) quantize_x_portable(args, KRange::all(w));
   run_gemm<Int8Micro>(args, reinterpret_cast<const Int8XBlock*>(args.scratch), int8_row_stride(w), w.k_padded());
 }
 

@@ -22,18 +22,27 @@ void portable_epilogue_row(const float* acc, const float* bias, float* y, int64_
 void gemm_avx2(const GemmArgs& args);
 void gemm_avx512(const GemmArgs& args);
 
+// Columns [begin, end) of x that a preparation covers: begin a multiple of kPanelWidth, end one or
+// K, which takes in the zero padding up to k_padded too.
+struct KRange {
+  int64_t begin, end;
+  static KRange all(const PackedWeights& w) { return {0, w.k()}; }
+  // Where preparation stops: end, or past the padding when end reaches K.
+  int64_t stop(const PackedWeights& w) const { return end >= w.k() ? w.k_padded() : end; }
+};
+
 // x rounded for the bf16-weight kernels, into args.scratch with scratch_row_stride(): bf16 pairs
 // (AVX-512) or bf16-valued floats (AVX2, portable).
-void prepare_x_portable(const GemmArgs& args);  // shared by AVX2 and portable
-void prepare_x_avx512(const GemmArgs& args);
+void prepare_x_portable(const GemmArgs& args, KRange k);  // shared by AVX2 and portable
+void prepare_x_avx512(const GemmArgs& args, KRange k);
 
 // int8 weights, one file per int8 dot product (Int8Dot); x quantized into Int8XBlock rows.
 void gemm_int8_portable(const GemmArgs& args);
 void gemm_int8_avx_vnni(const GemmArgs& args);
 void gemm_int8_avx512_vnni(const GemmArgs& args);
-void quantize_x_portable(const GemmArgs& args);
-void quantize_x_avx2(const GemmArgs& args);  // in the AVX-VNNI file: needs AVX2 only
-void quantize_x_avx512(const GemmArgs& args);
+void quantize_x_portable(const GemmArgs& args, KRange k);
+void quantize_x_avx2(const GemmArgs& args, KRange k);  // in the AVX-VNNI file: needs AVX2 only
+void quantize_x_avx512(const GemmArgs& args, KRange k);
 // gemm_reference() for int8 weights (gemm_int8_ref.cpp).
 void gemm_int8_reference(const GemmArgs& args);
 

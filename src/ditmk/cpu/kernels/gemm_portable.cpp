@@ -64,12 +64,12 @@ void portable_epilogue_row(const float* acc, const float* bias, float* y, int64_
   }
 }
 
-void prepare_x_portable(const GemmArgs& args) {
+void prepare_x_portable(const GemmArgs& args, KRange range) {
   const PackedWeights& w = *args.weights;
   auto* x = reinterpret_cast<float*>(args.scratch);
   const int64_t stride = scratch_row_stride(w);
   for (int64_t r = 0; r < args.m; ++r) {
-    for (int64_t k = 0; k < w.k_padded(); ++k)
+    for (int64_t k = range.begin; k < range.stop(w); ++k)
       x[r * stride + k] = k < w.k() ? round_to_bf16(args.x[r * args.x_stride + k]) : 0.0f;
   }
 }
@@ -77,7 +77,7 @@ void prepare_x_portable(const GemmArgs& args) {
 void gemm_portable(const GemmArgs& args) {
   const PackedWeights& w = *args.weights;
   if (w.format() == WeightFormat::fp32) return run_gemm<PortableMicro>(args, args.x, args.x_stride, w.k());
-  if (!args.x_prepared) prepare_x_portable(args);
+  if (!args.x_prepared) prepare_x_portable(args, KRange::all(w));
   run_gemm<PortableMicro>(args, reinterpret_cast<const float*>(args.scratch), scratch_row_stride(w), w.k_padded());
 }
 
