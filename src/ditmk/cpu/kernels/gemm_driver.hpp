@@ -17,6 +17,7 @@
 // everything here has internal linkage: no two ISAs may share (and the linker merge) one copy.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #include "ditmk/cpu/kernels/gemm.hpp"
 #include "ditmk/cpu/kernels/int8_block.hpp"
@@ -107,6 +108,27 @@ inline const uint8_t* bfp8_groups(const PackedWeights& w, int64_t panel, int64_t
 // The int8 blocks (scales, corrections, 8 k quads x 32 columns) covering rows k0...
 inline const uint8_t* int8_groups(const PackedWeights& w, int64_t panel, int64_t k0) {
   return reinterpret_cast<const uint8_t*>(w.panel(panel)) + std::size_t(k0 / kInt8Block) * PackedWeights::kInt8GroupBytes;
+}
+
+// What every int8 micro-kernel shares: x as rows of Int8XBlock, weight blocks read in place.
+struct Int8MicroBase {
+  using XElem = Int8XBlock;
+  using BlockElem = uint8_t;
+  static constexpr int64_t kKPerX = kInt8Block;
+  static constexpr int64_t kBufferElems = 1;
+
+  static const uint8_t* weight_block(const PackedWeights& w, int64_t panel, int64_t k0, int64_t, uint8_t*) {
+    return int8_groups(w, panel, k0);
+  }
+};
+
+// 4 bytes of x (one k quad) in every 32-bit lane of a GCC vector of int32: what one vpdpbusd lane
+// multiplies with one weight column.
+template <typename I32xN>
+I32xN broadcast_quad(const uint8_t* p) {
+  int32_t bits;
+  std::memcpy(&bits, p, sizeof bits);
+  return I32xN{} + bits;
 }
 
 }  // namespace

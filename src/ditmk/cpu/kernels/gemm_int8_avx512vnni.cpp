@@ -15,8 +15,6 @@
 // block ends ~40% of the time; held in registers it is ~15% faster overall.
 #include <immintrin.h>
 
-#include <cstring>
-
 // GCC 12's own AVX-512 headers trip -Wmaybe-uninitialized inside masked-load intrinsics (a known
 // false positive of those headers, not of this file).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -30,26 +28,12 @@ namespace ditmk::cpu::detail {
 namespace {
 
 // The int32 accumulators are GCC's own vector type and vpdpbusd is called through its builtin: with
-// _mm512_dpbusd_epi32's __m512i <-> __v16si casts GCC 12 keeps a tile's 24 accumulators in memory
+// _mm512_dpbusd_epi32's __m512i <-> __v16si casts GCC 12 keeps a tile's accumulators in memory
 // (a store after every vpdpbusd), with one type throughout they stay in registers.
 using I32x16 = __v16si;
 
-I32x16 broadcast_quad(const uint8_t* p) {
-  int32_t bits;
-  std::memcpy(&bits, p, sizeof bits);
-  return I32x16{} + bits;
-}
-
-struct Int8Micro {
-  using XElem = Int8XBlock;
-  using BlockElem = uint8_t;
+struct Int8Micro : Int8MicroBase {
   static constexpr int kTileRows = 6;
-  static constexpr int64_t kKPerX = kInt8Block;
-  static constexpr int64_t kBufferElems = 1;  // blocks are read in place
-
-  static const uint8_t* weight_block(const PackedWeights& w, int64_t panel, int64_t k0, int64_t, uint8_t*) {
-    return int8_groups(w, panel, k0);
-  }
 
   template <int R>
   static void tile(const Int8XBlock* x, int64_t x_stride, const uint8_t* group, int64_t k_count, float* acc,
@@ -70,7 +54,7 @@ struct Int8Micro {
         const I32x16 w1 = reinterpret_cast<const I32x16*>(values + quad * 128)[1];
 #pragma GCC unroll 12
         for (int r = 0; r < R; ++r) {
-          const I32x16 xq = broadcast_quad(x[r * x_stride + b].values + 4 * quad);
+          const I32x16 xq = broadcast_quad<I32x16>(x[r * x_stride + b].values + 4 * quad);
           c[r][0] = __builtin_ia32_vpdpbusd_v16si(c[r][0], xq, w0);
           c[r][1] = __builtin_ia32_vpdpbusd_v16si(c[r][1], xq, w1);
         }

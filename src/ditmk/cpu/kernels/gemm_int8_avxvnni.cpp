@@ -6,8 +6,6 @@
 // Also x's quantization for AVX2 CPUs (it needs AVX2 only), used by this kernel.
 #include <immintrin.h>
 
-#include <cstring>
-
 #include "ditmk/cpu/kernels/gemm_driver.hpp"
 #include "ditmk/cpu/kernels/gemm_epilogue_avx2.hpp"
 #include "ditmk/cpu/kernels/gemm_isa.hpp"
@@ -18,22 +16,8 @@ namespace {
 // GCC's own vector type and builtin keep the accumulators in registers (see the AVX512-VNNI file).
 using I32x8 = __v8si;
 
-I32x8 broadcast_quad(const uint8_t* p) {
-  int32_t bits;
-  std::memcpy(&bits, p, sizeof bits);
-  return I32x8{} + bits;
-}
-
-struct Int8Micro {
-  using XElem = Int8XBlock;
-  using BlockElem = uint8_t;
+struct Int8Micro : Int8MicroBase {
   static constexpr int kTileRows = 3;
-  static constexpr int64_t kKPerX = kInt8Block;
-  static constexpr int64_t kBufferElems = 1;  // blocks are read in place
-
-  static const uint8_t* weight_block(const PackedWeights& w, int64_t panel, int64_t k0, int64_t, uint8_t*) {
-    return int8_groups(w, panel, k0);
-  }
 
   template <int R>
   static void tile(const Int8XBlock* x, int64_t x_stride, const uint8_t* group, int64_t k_count, float* acc,
@@ -48,7 +32,7 @@ struct Int8Micro {
       for (int quad = 0; quad < kInt8Block / 4; ++quad, ++line) {
         if (line < next.lines) _mm_prefetch(next.first + line * 64, _MM_HINT_T0);
         I32x8 xq[R];
-        for (int r = 0; r < R; ++r) xq[r] = broadcast_quad(x[r * x_stride + b].values + 4 * quad);
+        for (int r = 0; r < R; ++r) xq[r] = broadcast_quad<I32x8>(x[r * x_stride + b].values + 4 * quad);
         for (int j = 0; j < 4; ++j) {
           const I32x8 wq = reinterpret_cast<const I32x8*>(values + quad * 128)[j];
           for (int r = 0; r < R; ++r) c[r][j] = __builtin_ia32_vpdpbusd_v8si(c[r][j], xq[r], wq);

@@ -8,16 +8,8 @@
 namespace ditmk::cpu::detail {
 namespace {
 
-struct Int8Micro {
-  using XElem = Int8XBlock;
-  using BlockElem = uint8_t;
+struct Int8Micro : Int8MicroBase {
   static constexpr int kTileRows = 4;
-  static constexpr int64_t kKPerX = kInt8Block;
-  static constexpr int64_t kBufferElems = 1;  // blocks are read in place
-
-  static const uint8_t* weight_block(const PackedWeights& w, int64_t panel, int64_t k0, int64_t, uint8_t*) {
-    return int8_groups(w, panel, k0);
-  }
 
   template <int R>
   static void tile(const Int8XBlock* x, int64_t x_stride, const uint8_t* group, int64_t k_count, float* acc,
