@@ -62,7 +62,7 @@ struct Micro {
     for (int r = 0; r < R; ++r)
       for (int j = 0; j < 4; ++j) c[r][j] = first ? _mm256_setzero_ps() : _mm256_load_ps(acc + r * kPanelWidth + 8 * j);
     for (int64_t k = 0; k < k_count; ++k) {
-      if (k < next.lines) _mm_prefetch(next.first + k * 64, _MM_HINT_T0);
+      next.issue(k);
       __m256 xv[R];
       for (int r = 0; r < R; ++r) xv[r] = _mm256_broadcast_ss(x + r * x_stride + k);
       for (int j = 0; j < 4; ++j) {
@@ -70,7 +70,7 @@ struct Micro {
         for (int r = 0; r < R; ++r) c[r][j] = _mm256_fmadd_ps(wv, xv[r], c[r][j]);
       }
     }
-    for (int64_t line = k_count; line < next.lines; ++line) _mm_prefetch(next.first + line * 64, _MM_HINT_T0);
+    next.issue_rest(k_count);
     for (int r = 0; r < R; ++r)
       for (int j = 0; j < 4; ++j) _mm256_store_ps(acc + r * kPanelWidth + 8 * j, c[r][j]);
   }

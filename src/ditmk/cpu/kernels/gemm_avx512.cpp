@@ -71,7 +71,7 @@ struct PairMicro {
     for (int r = 0; r < R; ++r)
       for (int j = 0; j < 2; ++j) c[r][j] = first ? _mm512_setzero_ps() : _mm512_load_ps(acc + r * kPanelWidth + 16 * j);
     for (int64_t kp = 0; kp < k_count / 2; ++kp) {
-      if (kp < next.lines) _mm_prefetch(next.first + kp * 64, _MM_HINT_T0);
+      next.issue(kp);
       const __m512bh w0 = (__m512bh)_mm512_load_si512(block + kp * 64);
       const __m512bh w1 = (__m512bh)_mm512_load_si512(block + kp * 64 + 32);
 #pragma GCC unroll 12
@@ -81,7 +81,7 @@ struct PairMicro {
         c[r][1] = _mm512_dpbf16_ps(c[r][1], w1, xp);
       }
     }
-    for (int64_t line = k_count / 2; line < next.lines; ++line) _mm_prefetch(next.first + line * 64, _MM_HINT_T0);
+    next.issue_rest(k_count / 2);
     for (int r = 0; r < R; ++r)
       for (int j = 0; j < 2; ++j) _mm512_store_ps(acc + r * kPanelWidth + 16 * j, c[r][j]);
   }
@@ -109,7 +109,7 @@ struct Fp32Micro {
     for (int r = 0; r < R; ++r)
       for (int j = 0; j < 2; ++j) c[r][j] = first ? _mm512_setzero_ps() : _mm512_load_ps(acc + r * kPanelWidth + 16 * j);
     for (int64_t k = 0; k < k_count; ++k) {
-      if (k < next.lines) _mm_prefetch(next.first + k * 64, _MM_HINT_T0);
+      next.issue(k);
       const __m512 w0 = _mm512_load_ps(block + k * kPanelWidth);
       const __m512 w1 = _mm512_load_ps(block + k * kPanelWidth + 16);
 #pragma GCC unroll 12
@@ -119,7 +119,7 @@ struct Fp32Micro {
         c[r][1] = _mm512_fmadd_ps(w1, xv, c[r][1]);
       }
     }
-    for (int64_t line = k_count; line < next.lines; ++line) _mm_prefetch(next.first + line * 64, _MM_HINT_T0);
+    next.issue_rest(k_count);
     for (int r = 0; r < R; ++r)
       for (int j = 0; j < 2; ++j) _mm512_store_ps(acc + r * kPanelWidth + 16 * j, c[r][j]);
   }

@@ -49,7 +49,7 @@ struct Int8Micro : Int8MicroBase {
         for (int j = 0; j < 2; ++j) c[r][j] = correction[j];
       const uint8_t* values = group + PackedWeights::kInt8ValuesOffset;
       for (int quad = 0; quad < kInt8Block / 4; ++quad, ++line) {
-        if (line < next.lines) _mm_prefetch(next.first + line * 64, _MM_HINT_T0);
+        next.issue(line);
         const I32x16 w0 = reinterpret_cast<const I32x16*>(values + quad * 128)[0];
         const I32x16 w1 = reinterpret_cast<const I32x16*>(values + quad * 128)[1];
 #pragma GCC unroll 12
@@ -68,7 +68,7 @@ struct Int8Micro : Int8MicroBase {
         f[r][1] = _mm512_fmadd_ps(__builtin_convertvector(c[r][1], __v16sf), _mm512_scalef_ps(w_scale1, x_exponent), f[r][1]);
       }
     }
-    for (; line < next.lines; ++line) _mm_prefetch(next.first + line * 64, _MM_HINT_T0);
+    next.issue_rest(line);
     for (int r = 0; r < R; ++r)
       for (int j = 0; j < 2; ++j) _mm512_store_ps(acc + r * kPanelWidth + 16 * j, f[r][j]);
   }

@@ -30,7 +30,7 @@ struct Int8Micro : Int8MicroBase {
         for (int j = 0; j < 4; ++j) c[r][j] = correction[j];
       const uint8_t* values = group + PackedWeights::kInt8ValuesOffset;
       for (int quad = 0; quad < kInt8Block / 4; ++quad, ++line) {
-        if (line < next.lines) _mm_prefetch(next.first + line * 64, _MM_HINT_T0);
+        next.issue(line);
         I32x8 xq[R];
         for (int r = 0; r < R; ++r) xq[r] = broadcast_quad<I32x8>(x[r * x_stride + b].values + 4 * quad);
         for (int j = 0; j < 4; ++j) {
@@ -51,7 +51,7 @@ struct Int8Micro : Int8MicroBase {
         }
       }
     }
-    for (; line < next.lines; ++line) _mm_prefetch(next.first + line * 64, _MM_HINT_T0);
+    next.issue_rest(line);
   }
 
   static void epilogue_row(const float* acc, const float* bias, float* y, int64_t count, Activation act, OutputMode out) {

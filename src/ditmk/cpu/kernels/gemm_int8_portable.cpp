@@ -14,7 +14,7 @@ struct Int8Micro : Int8MicroBase {
   template <int R>
   static void tile(const Int8XBlock* x, int64_t x_stride, const uint8_t* group, int64_t k_count, float* acc,
                    bool first, Prefetch next) {
-    for (int64_t line = 0; line < next.lines; ++line) __builtin_prefetch(next.first + line * 64);
+    next.issue_rest(0);
     for (int64_t b = 0; b < k_count / kInt8Block; ++b, group += PackedWeights::kInt8GroupBytes) {
       const auto* correction = reinterpret_cast<const int32_t*>(group + PackedWeights::kInt8CorrectionsOffset);
       const auto* values = reinterpret_cast<const int8_t*>(group + PackedWeights::kInt8ValuesOffset);

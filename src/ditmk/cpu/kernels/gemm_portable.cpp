@@ -43,7 +43,7 @@ struct PortableMicro {
     float c[R][kPanelWidth];
     if (first) std::memset(c, 0, sizeof c);
     else std::memcpy(c, acc, sizeof c);
-    for (int64_t line = 0; line < next.lines; ++line) __builtin_prefetch(next.first + line * 64);
+    next.issue_rest(0);
     for (int64_t k = 0; k < k_count; ++k)
       for (int r = 0; r < R; ++r)
         for (int64_t j = 0; j < kPanelWidth; ++j) c[r][j] += x[r * x_stride + k] * block[k * kPanelWidth + j];
