@@ -1,4 +1,4 @@
-// Our small-M GEMM against oneDNN's bf16 matmul on the action head's M = 64 shapes.
+// Our small-M GEMM against oneDNN's bf16 and int8 matmuls on the action head's M = 64 shapes.
 //
 //   gemm_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 //
@@ -6,7 +6,11 @@
 // so every call streams its weights from DRAM as the engine's steps do (845 MB of weights per step);
 // the plain variants reuse one copy, which stays in cache for the smaller shapes.
 //
-// Counters: weight_GB/s (packed weight bytes streamed per second) and GFLOP/s (2 M K N per call).
+// oneDNN int8 is u8 x s8 -> s32 with no scales at all; ours also quantizes x and applies a scale
+// per 32-value block of each operand, so oneDNN's int8 rows do strictly less work.
+//
+// Counters: weight_GB/s (packed weight bytes streamed per second) and GFLOP/s (2 M K N per call,
+// multiply-adds of any type).
 // Two-thread runs split N for ours over a second std::thread that waits on a spin flag (as the
 // engine's persistent workers do); oneDNN uses its own OpenMP threads, limited by omp_set_num_threads.
 #include <benchmark/benchmark.h>
@@ -123,23 +127,36 @@ void BM_ditmk(benchmark::State& state, WeightFormat format, bool cold) {
     benchmark::ClobberMemory();
   }
   set_counters(state, k, n, double(copies[0].bytes()));
-  state.SetLabel(std::string(isa_name(selected_isa())) + (cold ? ", " + std::to_string(copies.size()) + " copies" : ""));
+  const std::string kernel = format == WeightFormat::int8 ? std::string(int8_dot_name(int8_dot_for(selected_isa())))
+                                                         : std::string(isa_name(selected_isa()));
+  state.SetLabel(kernel + (cold ? ", " + std::to_string(copies.size()) + " copies" : ""));
 }
 
-void BM_onednn_bf16(benchmark::State& state, bool cold) {
+// The operand types of a oneDNN matmul, and the spread of the random f32 values its operands are
+// converted from (int8 operands need values that do not all round to zero).
+struct OnednnTypes {
+  dnnl::memory::data_type src, weights, dst;
+  float src_scale, src_mean, weight_scale;
+};
+const OnednnTypes kOnednnBf16{dnnl::memory::data_type::bf16, dnnl::memory::data_type::bf16, dnnl::memory::data_type::f32,
+                              1.0f, 0.0f, 0.03f};
+const OnednnTypes kOnednnInt8{dnnl::memory::data_type::u8, dnnl::memory::data_type::s8, dnnl::memory::data_type::s32,
+                              40.0f, 128.0f, 40.0f};
+
+void BM_onednn(benchmark::State& state, OnednnTypes types, bool cold) {
   const int64_t k = state.range(0), n = state.range(1), threads = state.range(2);
   omp_set_num_threads(int(threads));
   using dt = dnnl::memory::data_type;
   using tag = dnnl::memory::format_tag;
   dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   dnnl::stream stream(engine);
-  const dnnl::memory::desc src_md({kRows, k}, dt::bf16, tag::ab);
-  const dnnl::memory::desc any_weights_md({k, n}, dt::bf16, tag::any);
-  const dnnl::memory::desc dst_md({kRows, n}, dt::f32, tag::ab);
+  const dnnl::memory::desc src_md({kRows, k}, types.src, tag::ab);
+  const dnnl::memory::desc any_weights_md({k, n}, types.weights, tag::any);
+  const dnnl::memory::desc dst_md({kRows, n}, types.dst, tag::ab);
   const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(src_md, any_weights_md, dst_md), engine);
   const dnnl::matmul matmul(pd);
 
-  std::vector<float> w_src = random_values(std::size_t(k * n), 1, 0.03f);
+  std::vector<float> w_src = random_values(std::size_t(k * n), 1, types.weight_scale);
   const dnnl::memory::desc plain_f32_md({k, n}, dt::f32, tag::ab);
   dnnl::memory plain(plain_f32_md, engine, w_src.data());
   std::vector<dnnl::memory> copies;  // packed once each, as at load time
@@ -148,7 +165,8 @@ void BM_onednn_bf16(benchmark::State& state, bool cold) {
     copies.emplace_back(pd.weights_desc(), engine);
     dnnl::reorder(plain, copies.back()).execute(stream, plain, copies.back());
   }
-  std::vector<float> x_src = random_values(std::size_t(kRows * k), 2, 1.0f);
+  std::vector<float> x_src = random_values(std::size_t(kRows * k), 2, types.src_scale);
+  for (float& v : x_src) v += types.src_mean;
   dnnl::memory x_f32({{kRows, k}, dt::f32, tag::ab}, engine, x_src.data());
   dnnl::memory src(src_md, engine);
   dnnl::reorder(x_f32, src).execute(stream, x_f32, src);
@@ -173,7 +191,9 @@ void shapes(benchmark::internal::Benchmark* b) {
 BENCHMARK_CAPTURE(BM_ditmk, bf16, WeightFormat::bf16, false)->Apply(shapes);
 BENCHMARK_CAPTURE(BM_ditmk, bfp8_b, WeightFormat::bfp8_b, false)->Apply(shapes);
 BENCHMARK_CAPTURE(BM_ditmk, fp32, WeightFormat::fp32, false)->Apply(shapes);
-BENCHMARK_CAPTURE(BM_onednn_bf16, hot, false)->Apply(shapes);
+BENCHMARK_CAPTURE(BM_ditmk, int8, WeightFormat::int8, false)->Apply(shapes);
+BENCHMARK_CAPTURE(BM_onednn, bf16, kOnednnBf16, false)->Apply(shapes);
+BENCHMARK_CAPTURE(BM_onednn, int8, kOnednnInt8, false)->Apply(shapes);
 
 // The step's shapes (attention projections, FF up and down) with weights streamed from DRAM.
 void cold_shapes(benchmark::internal::Benchmark* b) {
@@ -182,7 +202,9 @@ void cold_shapes(benchmark::internal::Benchmark* b) {
   b->ArgNames({"K", "N", "threads"})->UseRealTime()->Unit(benchmark::kMicrosecond);
 }
 BENCHMARK_CAPTURE(BM_ditmk, bf16_cold, WeightFormat::bf16, true)->Apply(cold_shapes);
-BENCHMARK_CAPTURE(BM_onednn_bf16, cold, true)->Apply(cold_shapes);
+BENCHMARK_CAPTURE(BM_ditmk, int8_cold, WeightFormat::int8, true)->Apply(cold_shapes);
+BENCHMARK_CAPTURE(BM_onednn, bf16_cold, kOnednnBf16, true)->Apply(cold_shapes);
+BENCHMARK_CAPTURE(BM_onednn, int8_cold, kOnednnInt8, true)->Apply(cold_shapes);
 
 }  // namespace
 

@@ -146,6 +146,21 @@ TEST_F(BadInput, WrongNoiseShape) {
   expect_rejected("--checkpoint " + f.release + " --noise " + (dir_ / "noise.npy"), "noise.npy");
 }
 
+// The reference runs on NaN weights (and says so in its output); int8 cannot quantize them.
+TEST_F(BadInput, NaNWeightForInt8) {
+  const std::string release = edited_release([](auto& tensors) {
+    for (auto& [name, t] : tensors)
+      if (name == kQ) t.template data<float>()[5] = std::numeric_limits<float>::quiet_NaN();
+  });
+  const std::string out = dir_ / "out.npy";
+  const CliResult r = run_ditmk("run --backend cpu --dtype int8 --embodiment 1 --checkpoint " + release + " --out " + out);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_NE(r.err.find("transformer_blocks.1.attn1"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("int8"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST_F(BadInput, MakeCheckpointRefusesANonEmptyTarget) {
   fs::create_directories(dir_ / "busy");
   std::ofstream(dir_ / "busy/file") << "x";

@@ -42,5 +42,32 @@ TEST(BenchCommand, TableNamesBothFloors) {
   EXPECT_NE(r.out.find("compute floor"), std::string::npos) << r.out;
 }
 
+// int8 is timed beside bf16 in the same run, each against the peak of its own instruction.
+TEST(BenchCommand, Int8ReportsItsFloorBesideBf16AndTheSpeedUp) {
+  const TinyFixture& f = tiny_fixture(model::Version::n17);
+  const CliResult r = run_ditmk("bench --json --threads 2 --runs 5 --warmup 1 --dtype int8 --checkpoint " + f.release +
+                                " --observation " + f.observation);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["engine"]["weight_format"], "int8");
+  EXPECT_FALSE(j["engine"]["int8_dot"].get<std::string>().empty());
+  ASSERT_TRUE(j.contains("bf16_same_run"));
+  const auto& b = j["bf16_same_run"];
+  EXPECT_EQ(b["engine"]["weight_format"], "bf16");
+  for (const char* field : {"median_ms_per_denoise", "compute_peak_gflops", "compute_floor_ms_per_denoise",
+                            "ratio_to_compute_floor", "cos_vs_ref"}) {
+    EXPECT_GT(j[field].get<double>(), 0.0) << field;
+    EXPECT_GT(b[field].get<double>(), 0.0) << "bf16 " << field;
+  }
+  EXPECT_NE(j["compute_peak_instruction"], b["compute_peak_instruction"]);
+  EXPECT_NEAR(j["speedup_vs_bf16"].get<double>(),
+              b["median_ms_per_denoise"].get<double>() / j["median_ms_per_denoise"].get<double>(), 1e-9);
+  EXPECT_GE(j["ratio_to_compute_floor"].get<double>(), 1.0);
+  // the int8 gates of DESIGN.md, on the timed output
+  EXPECT_GE(j["cos_vs_ref"].get<double>(), 0.999);
+  EXPECT_GE(j["min_step_cos_vs_ref"].get<double>(), 0.998);
+  EXPECT_GE(b["min_step_cos_vs_ref"].get<double>(), 0.9999);
+}
+
 }  // namespace
 }  // namespace ditmk::testing

@@ -2,7 +2,10 @@
 // call rounding x itself gives, on every ISA and for row chunks past the first.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <vector>
+
+#include "ditmk/core/error.hpp"
 
 #include "ditmk/cpu/kernels/gemm.hpp"
 #include "random_data.hpp"
@@ -15,7 +18,7 @@ TEST(GemmPrepared, SharedRoundingEqualsPerCallRounding) {
   const Tensor w = testing::random_tensor(DType::F32, {n, k}, 71);
   const std::vector<float> x = testing::random_normal(std::size_t(rows * k), 72);
   for (Isa isa : supported_isas()) {
-    for (WeightFormat f : {WeightFormat::bf16, WeightFormat::bfp8_b}) {
+    for (WeightFormat f : {WeightFormat::bf16, WeightFormat::bfp8_b, WeightFormat::int8}) {
       const PackedWeights packed = PackedWeights::pack(w.view(), WeightLayout::out_in, f);
       std::vector<float> direct(rows * n), shared(rows * n);
       alignas(64) static std::byte chunk_scratch[1 << 20];
@@ -40,6 +43,38 @@ TEST(GemmPrepared, SharedRoundingEqualsPerCallRounding) {
       EXPECT_NE(direct[rows * n - 1], 0.0f);
     }
   }
+}
+
+// Preparing x's columns piece by piece (as threads do with the columns each produced) leaves the
+// same bytes as preparing all of them at once.
+TEST(GemmPrepared, ColumnPiecesEqualTheWhole) {
+  const int64_t rows = 20, k = 300, n = 32;
+  const Tensor w = testing::random_tensor(DType::F32, {n, k}, 73);
+  const std::vector<float> x = testing::random_normal(std::size_t(rows * k), 74);
+  for (Isa isa : supported_isas()) {
+    for (WeightFormat f : {WeightFormat::bf16, WeightFormat::bfp8_b, WeightFormat::int8}) {
+      const PackedWeights packed = PackedWeights::pack(w.view(), WeightLayout::out_in, f);
+      const std::size_t bytes = gemm_scratch_bytes(packed, rows);
+      alignas(64) static std::byte whole[1 << 16], pieces[1 << 16];
+      ASSERT_LE(bytes, sizeof whole);
+      std::memset(whole, 0x5a, sizeof whole), std::memset(pieces, 0x5a, sizeof pieces);
+      GemmArgs a;
+      a.x = x.data(), a.x_stride = k, a.m = rows, a.weights = &packed, a.scratch_bytes = bytes;
+      a.scratch = whole;
+      gemm_prepare_x(a, isa);
+      a.scratch = pieces;
+      for (auto [k0, k1] : {std::pair<int64_t, int64_t>{96, 160}, {0, 96}, {160, 288}, {288, 300}})
+        gemm_prepare_x_columns(a, isa, k0, k1);
+      EXPECT_EQ(std::memcmp(whole, pieces, sizeof whole), 0) << isa_name(isa) << " " << weight_format_name(f);
+    }
+  }
+  GemmArgs a;
+  const PackedWeights packed = PackedWeights::pack(w.view(), WeightLayout::out_in, WeightFormat::bf16);
+  std::vector<std::byte> scratch(gemm_scratch_bytes(packed, rows));
+  a.x = x.data(), a.x_stride = k, a.m = rows, a.weights = &packed, a.scratch = scratch.data(), a.scratch_bytes = scratch.size();
+  EXPECT_THROW(gemm_prepare_x_columns(a, selected_isa(), 16, 64), Error);
+  EXPECT_THROW(gemm_prepare_x_columns(a, selected_isa(), 0, 100), Error);
+  EXPECT_THROW(gemm_prepare_x_columns(a, selected_isa(), 64, 64), Error);
 }
 
 }  // namespace

@@ -94,11 +94,12 @@ TEST(Compute, OpsMatchHostArithmetic) {
       gelu_tile(4);
       copy_tile(0, 1, 5);
       exp_tile(5);
+      transpose_wh_tile(0, 0, 6);
       tile_regs_commit();
       tile_regs_wait();
-      cb_reserve_back(1, 6);
-      for (uint32_t t = 0; t < 6; ++t) pack_tile(t, 1);
-      cb_push_back(1, 6);
+      cb_reserve_back(1, 7);
+      for (uint32_t t = 0; t < 7; ++t) pack_tile(t, 1);
+      cb_push_back(1, 7);
       cb_reserve_back(2, 1);
       pack_tile(3, 2);
       cb_push_back(2, 1);
@@ -106,7 +107,7 @@ TEST(Compute, OpsMatchHostArithmetic) {
     }
   });
   p.cb("cb_in", 0, 2);
-  p.cb("cb_f32", 1, 6, TileFormat::fp32);
+  p.cb("cb_f32", 1, 7, TileFormat::fp32);
   p.cb("cb_b8", 2, 1, TileFormat::bfp8_b);
   Device device;
   device.load(p.program);
@@ -118,7 +119,7 @@ TEST(Compute, OpsMatchHostArithmetic) {
     ra[i] = round_to_bf16(a[i]);
     rb[i] = round_to_bf16(b[i]);
   }
-  std::vector<float> expected(6 * kTileElems, 0.0f);
+  std::vector<float> expected(7 * kTileElems, 0.0f);
   for (int r = 0; r < kTile; ++r) {
     float row_max = -INFINITY;
     for (int c = 0; c < kTile; ++c) {
@@ -132,13 +133,14 @@ TEST(Compute, OpsMatchHostArithmetic) {
       const float x = ra[i];
       expected[4 * kTileElems + i] = 0.5f * x * (1.0f + std::tanh(0.7978845608028654f * (x + 0.044715f * x * x * x)));
       expected[5 * kTileElems + i] = std::exp(rb[i]);
+      expected[6 * kTileElems + i] = ra[c * kTile + r];
     }
     expected[2 * kTileElems + r * kTile] = row_max;
   }
   const std::vector<std::byte> f32 = device.read_cb({0, 0}, "cb_f32");
-  std::vector<float> got(6 * kTileElems);
-  unpack_tiles(TileFormat::fp32, f32.data(), 6, got.data());
-  for (int t = 0; t < 6; ++t) {
+  std::vector<float> got(7 * kTileElems);
+  unpack_tiles(TileFormat::fp32, f32.data(), 7, got.data());
+  for (int t = 0; t < 7; ++t) {
     std::vector<float> rows(kTileElems);
     untilize_tile(got.data() + t * kTileElems, rows.data(), kTile);
     for (int i = 0; i < kTileElems; ++i) {

@@ -11,7 +11,7 @@
 namespace ditmk::tt::kernel::testing {
 namespace {
 
-void check_blocks(model::Version version, int n_blocks) {
+void check_blocks(model::Version version, int n_blocks, Protocol protocol = Protocol::seed) {
   const KernelModel& m = kernel_model(version);
   const ref::ActionHead ref(m.weights, kEmbodiment, 2);
   const int step = 2;
@@ -19,7 +19,7 @@ void check_blocks(model::Version version, int n_blocks) {
   Matrix<double> h(m.weights.config.m_rows(), m.weights.config.dims.width);
   CounterRng rng(5, 6);
   for (std::size_t i = 0; i < h.data.size(); ++i) h.data[i] = rng.normal(i);
-  const EmuExecutor emu(m.weights, kEmbodiment, {TileFormat::bf16, 2});
+  const EmuExecutor emu(m.weights, kEmbodiment, {TileFormat::bf16, 2, protocol});
   Matrix<double> want = h;
   for (int b = 0; b < n_blocks; ++b) {
     want = reference_block(m.weights, m.call, ref.step_tables(), b, step, want);
@@ -34,6 +34,7 @@ void check_blocks(model::Version version, int n_blocks) {
 
 TEST(KernelBlocks, N15CrossAllThenSelf) { check_blocks(model::Version::n15, 2); }
 TEST(KernelBlocks, N17CrossTextSelfCrossImage) { check_blocks(model::Version::n17, 3); }
+TEST(KernelBlocks, OnehubN15CrossAllThenSelf) { check_blocks(model::Version::n15, 2, Protocol::onehub); }
 
 }  // namespace
 }  // namespace ditmk::tt::kernel::testing

@@ -9,6 +9,7 @@
 #include "ditmk/model/synthetic.hpp"
 #include "kernel_fixture.hpp"
 #include "support/cli_runner.hpp"
+#include "support/trace_check.hpp"
 
 namespace ditmk::tt::kernel::testing {
 namespace {
@@ -44,6 +45,22 @@ TEST(KernelCli, EmulateBlockVariantWritesItsReport) {
   EXPECT_GT(report.at("wall_seconds").get<double>(), 0.0);
 }
 
+TEST(KernelCli, EmulateTimingWritesItsReportAndTrace) {
+  ditmk::testing::TempDir dir;
+  const auto r = run_command(ditmk::testing::ditmk_binary() + " emulate --checkpoint " +
+                             release_dir(model::Version::n15) + " --variant block --n-blocks 1 --protocol onehub" +
+                             " --report " + (dir / "r.json") + " --trace " + (dir / "t.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("timing (onehub protocol)"), std::string::npos) << r.out;
+  const nlohmann::json timing = nlohmann::json::parse(ditmk::testing::slurp(dir / "r.json")).at("timing");
+  EXPECT_EQ(timing.at("protocol"), "onehub");
+  EXPECT_GT(timing.at("us_per_block").get<double>(), 0.0);
+  const nlohmann::json& block = timing.at("blocks").at(0);
+  for (const char* field : {"index", "kind", "us", "dram_lower_bound_us", "breakdown"})
+    EXPECT_TRUE(block.contains(field)) << field;
+  EXPECT_GT(ditmk::testing::check_trace(ditmk::testing::slurp(dir / "t.json")).spans, 0u);
+}
+
 TEST(KernelCli, RunBackendEmuMatchesBackendRef) {
   const std::string& release = release_dir(model::Version::n15);
   const std::string run = ditmk::testing::ditmk_binary() + " run --checkpoint " + release + " --json --backend ";
@@ -69,6 +86,21 @@ TEST(KernelCli, EmulateRejectsAnFp32ArenaInOneLine) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err_lines(), 1) << r.err;
   EXPECT_NE(r.err.find("--dtype"), std::string::npos) << r.err;
+}
+
+TEST(KernelCli, EmulateRejectsAnUnknownProtocolInOneLine) {
+  const auto r = run_command(ditmk::testing::ditmk_binary() + " emulate --checkpoint " +
+                             release_dir(model::Version::n15) + " --variant block --protocol twohub");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_NE(r.err.find("--protocol"), std::string::npos) << r.err;
+}
+
+TEST(KernelCli, EmulateRejectsTimingTheLinearProgramInOneLine) {
+  const auto r = run_command(ditmk::testing::ditmk_binary() + " emulate --program linear --timing");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_NE(r.err.find("--timing"), std::string::npos) << r.err;
 }
 
 TEST(KernelCli, RunBackendEmuRejectsWidthsThePlanCannotHoldInOneLine) {

@@ -37,11 +37,17 @@ TEST(KernelProtocol, EveryCbStaysWithinItsPlannedSizeAndL1IsThePlans) {
     if (cb.used_bytes > 0) ++used;
   }
   EXPECT_GE(used, 25u);  // the kernel exercises the plan's CBs, not a private set
-  for (const char* full : {"cb_a", "cb_x", "cb_part", "cb_tw"}) {
+  for (const char* full : {"cb_a", "cb_part", "cb_tw", "cb_land"}) {
     bool found = false;
     for (const emu::CbHighWater& cb : r.launches.back().report.counters.cb_high_water)
       if (cb.name == full) found = found || cb.used_bytes == cb.planned_bytes;
     EXPECT_TRUE(found) << full << " is reserved whole";
+  }
+  // the seed's cores keep only their own residual tile, updated in place, not the tile row
+  for (const emu::CbHighWater& cb : r.launches.back().report.counters.cb_high_water) {
+    if (cb.name == "cb_x") {
+      EXPECT_EQ(cb.used_bytes, 2048u);
+    }
   }
 }
 

@@ -1,5 +1,6 @@
-// The whole 4-step denoise in one launch (steps4) and as 4 launches with host ops between them
-// (step), against the float64 reference: actions and every step's velocity, for each version.
+// The whole 4-step denoise in one launch (steps4) against the float64 reference: actions and every
+// step's velocity, for each version, with the seed's protocol and the simplified one.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "ditmk/tt/kernel/call_tensors.hpp"
@@ -31,11 +32,14 @@ void expect_agrees(const model::DenoiseResult& got, const model::DenoiseResult& 
   std::printf("%s actions: cos %.6f rel_l2 %.3g\n", what, actions.cos, actions.rel_l2);
 }
 
-void check_steps4(model::Version version, TileFormat dtype, Gate gate) {
+void check_steps4(model::Version version, TileFormat dtype, Gate gate, Protocol protocol = Protocol::seed) {
   const KernelModel& m = kernel_model(version);
-  const EmuExecutor emu(m.weights, kEmbodiment, {dtype, 2});
+  const EmuExecutor emu(m.weights, kEmbodiment, {dtype, 2, protocol});
   const EmuResult got = emu.denoise(m.obs, m.call, m.noise);
-  expect_agrees(got.denoise, m.reference, gate, std::string(model::version_name(version)).c_str());
+  const std::string what = fmt::format("{} {}", model::version_name(version), protocol_name(protocol));
+  expect_agrees(got.denoise, m.reference, gate, what.c_str());
+  for (const emu::CbHighWater& cb : got.launches.front().report.counters.cb_high_water)
+    EXPECT_LE(cb.used_bytes, cb.planned_bytes) << what << " " << cb.name;
   std::printf("wall %.1f s\n", got.launches.front().wall_seconds);
   for (const KeySetShape& keys : got.layout.key_sets) {
     std::printf("key set %s: %d keys, %d padded, %d chunks%s\n", std::string(model::key_set_name(keys.keys)).c_str(),
@@ -76,6 +80,12 @@ TEST(KernelSteps4, N17Bf16) { check_steps4(model::Version::n17, TileFormat::bf16
 TEST(KernelSteps4, N15Bfp8) { check_steps4(model::Version::n15, TileFormat::bfp8_b, kBfp8Gate); }
 TEST(KernelSteps4, N16Bfp8) { check_steps4(model::Version::n16, TileFormat::bfp8_b, kBfp8Gate); }
 TEST(KernelSteps4, N17Bfp8) { check_steps4(model::Version::n17, TileFormat::bfp8_b, kBfp8Gate); }
+// the simplified protocol stays selectable and as accurate (fp32 Euler state for every version)
+TEST(KernelSteps4, OnehubN15Bf16) { check_steps4(model::Version::n15, TileFormat::bf16, kBf16Gate, Protocol::onehub); }
+TEST(KernelSteps4, OnehubN16Bfp8) {
+  check_steps4(model::Version::n16, TileFormat::bfp8_b, kBfp8Gate, Protocol::onehub);
+}
+TEST(KernelSteps4, OnehubN17Bf16) { check_steps4(model::Version::n17, TileFormat::bf16, kBf16Gate, Protocol::onehub); }
 
 }  // namespace
 }  // namespace ditmk::tt::kernel::testing

@@ -30,7 +30,7 @@ struct OpenOptions {
   std::string checkpoint;        // a release directory or .safetensors; empty: the built-in model of `version`
   std::string version = "n15";   // n15, n16 or n17 (the built-in model's)
   std::string backend = "cpu";   // cpu (the fast engine), ref (float64 oracle), emu (the emulated megakernel)
-  std::string dtype = "bf16";    // weight format of cpu / emu: bf16, bfp8_b, fp32
+  std::string dtype = "bf16";    // weight format: bf16, bfp8_b, fp32 (cpu, emu); int8 (cpu)
   int threads = 0;               // 0: one per core
   std::string isa;               // cap on the CPU instruction set (portable, avx2, avx512, amx); empty: best
   bool mask_padding = false;     // the opt-in deviation of docs/model.md (default: as released)

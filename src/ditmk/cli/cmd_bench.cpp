@@ -1,12 +1,15 @@
 // `ditmk bench`: time one backend on one model side by side with this machine's limits (streaming
-// bandwidth measured in the same run) and, on request, with the PyTorch peer. Medians of >= 5 timed
-// runs after warm-up; accuracy of the timed output against the float64 reference.
+// bandwidth and the GEMM instruction's arithmetic peak, measured in the same run) and, on request,
+// with the PyTorch peer. Medians of >= 5 timed runs after warm-up; accuracy of the timed output
+// against the float64 reference. int8 is timed beside bf16 in the same run (runs interleaved), each
+// against the peak of its own instruction.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "ditmk/cli/commands.hpp"
@@ -66,29 +69,42 @@ double precompute_flops(const cpu::PackedModel& pm, int tokens) {
   return flops;
 }
 
-Timings time_cpu(const BenchOptions& o, const model::Weights& w, int embodiment, const model::Observation& obs,
-                 const Matrix<double>& noise, int threads) {
-  Timings t;
-  const auto load = Clock::now();
-  cpu::Engine engine(w, embodiment, {threads, cpu::parse_weight_format(o.dtype), o.isa});
-  t.load_s = ms_since(load) / 1e3;
-  for (int i = 0; i < o.warmup; ++i) engine.run(obs, noise);
-  for (int i = 0; i < o.runs; ++i) {
-    const auto start = Clock::now();
-    const auto in = engine.precompute(obs);
-    const auto loop = Clock::now();
-    t.last = engine.denoise(in, noise);
-    t.loop_ms.push_back(ms_since(loop));
-    t.denoise_ms.push_back(ms_since(start));
+// Engines for each format, warmed up, then timed in turn run after run, so that a shared machine's
+// slow moments fall on all of them alike.
+std::vector<Timings> time_cpu(const BenchOptions& o, const model::Weights& w, int embodiment,
+                              const model::Observation& obs, const Matrix<double>& noise, int threads,
+                              const std::vector<cpu::WeightFormat>& formats) {
+  std::vector<Timings> t(formats.size());
+  std::vector<std::unique_ptr<cpu::Engine>> engines;
+  for (std::size_t f = 0; f < formats.size(); ++f) {
+    const auto load = Clock::now();
+    engines.push_back(std::make_unique<cpu::Engine>(w, embodiment, cpu::EngineOptions{threads, formats[f], o.isa}));
+    t[f].load_s = ms_since(load) / 1e3;
+    for (int i = 0; i < o.warmup; ++i) engines[f]->run(obs, noise);
   }
-  const cpu::PackedModel& pm = engine.packed();
-  t.bytes_per_step = double(pm.step_weight_bytes(engine.packed_embodiment()));
-  t.bytes_per_denoise = pm.config.n_steps * t.bytes_per_step + double(pm.precompute_weight_bytes());
-  t.flops_per_denoise = pm.config.n_steps * pm.step_flops(engine.packed_embodiment()) + precompute_flops(pm, obs.tokens());
+  for (int i = 0; i < o.runs; ++i) {
+    for (std::size_t f = 0; f < formats.size(); ++f) {
+      const auto start = Clock::now();
+      const auto in = engines[f]->precompute(obs);
+      const auto loop = Clock::now();
+      t[f].last = engines[f]->denoise(in, noise);
+      t[f].loop_ms.push_back(ms_since(loop));
+      t[f].denoise_ms.push_back(ms_since(start));
+    }
+  }
   std::vector<std::string> isas;
   for (cpu::Isa isa : cpu::supported_isas()) isas.emplace_back(cpu::isa_name(isa));
-  t.engine = {{"isa", cpu::isa_name(engine.isa())}, {"supported_isas", isas}, {"threads", engine.threads()},
-              {"weight_format", o.dtype}};
+  for (std::size_t f = 0; f < formats.size(); ++f) {
+    const cpu::Engine& engine = *engines[f];
+    const cpu::PackedModel& pm = engine.packed();
+    t[f].bytes_per_step = double(pm.step_weight_bytes(engine.packed_embodiment()));
+    t[f].bytes_per_denoise = pm.config.n_steps * t[f].bytes_per_step + double(pm.precompute_weight_bytes());
+    t[f].flops_per_denoise =
+        pm.config.n_steps * pm.step_flops(engine.packed_embodiment()) + precompute_flops(pm, obs.tokens());
+    t[f].engine = {{"isa", cpu::isa_name(engine.isa())}, {"supported_isas", isas}, {"threads", engine.threads()},
+                   {"weight_format", cpu::weight_format_name(formats[f])}};
+    if (formats[f] == cpu::WeightFormat::int8) t[f].engine["int8_dot"] = cpu::int8_dot_name(cpu::int8_dot_for(engine.isa()));
+  }
   return t;
 }
 
@@ -152,6 +168,30 @@ json run_peer(const BenchOptions& o, const model::Weights& w, int embodiment, co
   return peer;
 }
 
+// Accuracy of a run against the reference: actions, and the worst step's velocity.
+json accuracy(const model::DenoiseResult& got, const model::DenoiseResult& reference) {
+  const Agreement actions = agreement(got.actions.data, reference.actions.data);
+  double max_step_rel_l2 = 0, min_step_cos = 1;
+  for (std::size_t s = 0; s < reference.velocities.size(); ++s) {
+    const Agreement v = agreement(got.velocities[s].data, reference.velocities[s].data);
+    max_step_rel_l2 = std::max(max_step_rel_l2, v.rel_l2);
+    min_step_cos = std::min(min_step_cos, v.cosine);
+  }
+  return {{"cos_vs_ref", actions.cosine}, {"rel_l2_vs_ref", actions.rel_l2}, {"max_step_rel_l2_vs_ref", max_step_rel_l2},
+          {"min_step_cos_vs_ref", min_step_cos}};
+}
+
+// The other physical floor of a cpu run: its matrix multiply-adds at the measured peak of the
+// instruction its GEMM runs (attention, norms and epilogues are left out, so this floor is a lower
+// bound too).
+json compute_floor(cpu::WorkerPool& pool, const Timings& t, double median_ms) {
+  const cpu::ComputePeak peak = cpu::measure_compute_peak(pool, cpu::parse_isa(t.engine["isa"].get<std::string>()),
+                                                          cpu::parse_weight_format(t.engine["weight_format"].get<std::string>()), 5);
+  const double floor_ms = t.flops_per_denoise / peak.flops_per_second * 1e3;
+  return {{"compute_peak_gflops", peak.flops_per_second / 1e9}, {"compute_peak_instruction", peak.instruction},
+          {"compute_floor_ms_per_denoise", floor_ms}, {"ratio_to_compute_floor", median_ms / floor_ms}};
+}
+
 json bench(const BenchOptions& o) {
   const model::Weights w = load_model(o.model);
   const model::ModelConfig& c = w.config;
@@ -165,16 +205,20 @@ json bench(const BenchOptions& o) {
   const model::DenoiseResult reference = ref::ActionHead(w, embodiment, threads).run(obs, noise);
   const double ref_ms = ms_since(ref_start);
 
-  Timings t = o.backend == "cpu" ? time_cpu(o, w, embodiment, obs, noise, threads) : time_ref(o, w, embodiment, obs, noise, threads);
+  std::vector<Timings> runs;
+  if (o.backend == "cpu") {
+    std::vector<cpu::WeightFormat> formats = {cpu::parse_weight_format(o.dtype)};
+    if (formats[0] == cpu::WeightFormat::int8) formats.push_back(cpu::WeightFormat::bf16);
+    runs = time_cpu(o, w, embodiment, obs, noise, threads, formats);
+  } else {
+    runs.push_back(time_ref(o, w, embodiment, obs, noise, threads));
+  }
+  const Timings& t = runs[0];
 
   cpu::WorkerPool pool(threads);
   const cpu::StreamBandwidth bw = cpu::measure_stream_bandwidth(pool, cpu::default_stream_buffer_bytes(), 5);
 
   const Spread denoise = spread(t.denoise_ms), loop = spread(t.loop_ms);
-  const Agreement actions = agreement(t.last.actions.data, reference.actions.data);
-  double max_step_rel_l2 = 0;
-  for (std::size_t s = 0; s < reference.velocities.size(); ++s)
-    max_step_rel_l2 = std::max(max_step_rel_l2, agreement(t.last.velocities[s].data, reference.velocities[s].data).rel_l2);
   const double floor_ms = t.bytes_per_denoise / bw.bytes_per_second * 1e3;
   json report = {
       {"version", model::version_name(c.version)},
@@ -202,22 +246,28 @@ json bench(const BenchOptions& o) {
       {"stream_buffer_bytes", bw.buffer_bytes},
       {"floor_ms_per_denoise", floor_ms},
       {"ratio_to_floor", denoise.median / floor_ms},
-      {"cos_vs_ref", actions.cosine},
-      {"rel_l2_vs_ref", actions.rel_l2},
-      {"max_step_rel_l2_vs_ref", max_step_rel_l2},
       {"ref_ms", ref_ms},
   };
+  report.update(accuracy(t.last, reference));
   if (o.backend == "cpu") {
-    // The other physical floor: the matrix multiply-adds at the measured peak of the instruction the
-    // GEMM runs (attention, norms and epilogues are left out, so this floor is a lower bound too).
-    const cpu::ComputePeak peak = cpu::measure_compute_peak(
-        pool, cpu::parse_isa(t.engine["isa"].get<std::string>()), cpu::parse_weight_format(o.dtype), 5);
-    const double compute_floor_ms = t.flops_per_denoise / peak.flops_per_second * 1e3;
-    report["compute_peak_gflops"] = peak.flops_per_second / 1e9;
-    report["compute_peak_instruction"] = peak.instruction;
-    report["compute_floor_ms_per_denoise"] = compute_floor_ms;
-    report["ratio_to_compute_floor"] = denoise.median / compute_floor_ms;
-    report["bound"] = compute_floor_ms > floor_ms ? "compute" : "bandwidth";
+    const json floor = compute_floor(pool, t, denoise.median);
+    report.update(floor);
+    report["bound"] = floor["compute_floor_ms_per_denoise"].get<double>() > floor_ms ? "compute" : "bandwidth";
+  }
+  if (runs.size() > 1) {  // int8: bf16 timed in the same run
+    const Timings& b = runs[1];
+    const Spread bd = spread(b.denoise_ms), bl = spread(b.loop_ms);
+    json bf16 = {{"engine", b.engine},
+                 {"median_ms_per_denoise", bd.median},
+                 {"min_ms_per_denoise", bd.min},
+                 {"max_ms_per_denoise", bd.max},
+                 {"median_ms_per_step", bl.median / c.n_steps},
+                 {"median_ms_precompute", bd.median - bl.median},
+                 {"weight_bytes_per_step", b.bytes_per_step}};
+    bf16.update(accuracy(b.last, reference));
+    bf16.update(compute_floor(pool, b, bd.median));
+    report["bf16_same_run"] = bf16;
+    report["speedup_vs_bf16"] = bd.median / denoise.median;
   }
   if (!o.peer.empty()) {
     const json peer = run_peer(o, w, embodiment, obs, noise, threads);
@@ -245,14 +295,27 @@ void print_report(const json& r) {
   fmt::print("  stream floor   {:.2f} ms per denoise; ratio to stream floor {:.2f}x\n", r["floor_ms_per_denoise"].get<double>(),
              r["ratio_to_floor"].get<double>());
   if (r.contains("compute_peak_gflops")) {
-    fmt::print("  machine        {:.1f} GFLOP/s peak of {} on {} threads (same run)\n", r["compute_peak_gflops"].get<double>(),
+    const bool integer = r["engine"]["weight_format"].get<std::string>() == "int8";
+    fmt::print("  machine        {:.1f} {} peak of {} on {} threads (same run)\n", r["compute_peak_gflops"].get<double>(),
+               integer ? "GOP/s" : "GFLOP/s",
                r["compute_peak_instruction"].get<std::string>(), r["threads"].get<int>());
     fmt::print("  compute floor  {:.2f} ms per denoise; ratio to compute floor {:.2f}x ({}-bound here)\n",
                r["compute_floor_ms_per_denoise"].get<double>(), r["ratio_to_compute_floor"].get<double>(),
                r["bound"].get<std::string>());
   }
-  fmt::print("  accuracy       cos {:.7f}, rel-L2 {:.2e} (actions); worst step velocity rel-L2 {:.2e}\n",
-             r["cos_vs_ref"].get<double>(), r["rel_l2_vs_ref"].get<double>(), r["max_step_rel_l2_vs_ref"].get<double>());
+  fmt::print("  accuracy       cos {:.7f}, rel-L2 {:.2e} (actions); worst step velocity cos {:.7f}, rel-L2 {:.2e}\n",
+             r["cos_vs_ref"].get<double>(), r["rel_l2_vs_ref"].get<double>(), r["min_step_cos_vs_ref"].get<double>(),
+             r["max_step_rel_l2_vs_ref"].get<double>());
+  if (r.contains("bf16_same_run")) {
+    const json& b = r["bf16_same_run"];
+    fmt::print("  bf16, same run median {:9.2f} ms per denoise (min {:.2f}, max {:.2f}); {:.1f} GFLOP/s peak of {}\n",
+               b["median_ms_per_denoise"].get<double>(), b["min_ms_per_denoise"].get<double>(),
+               b["max_ms_per_denoise"].get<double>(), b["compute_peak_gflops"].get<double>(),
+               b["compute_peak_instruction"].get<std::string>());
+    fmt::print("                 compute floor {:.2f} ms, ratio {:.2f}x; int8 speed-up over bf16 {:.2f}x\n",
+               b["compute_floor_ms_per_denoise"].get<double>(), b["ratio_to_compute_floor"].get<double>(),
+               r["speedup_vs_bf16"].get<double>());
+  }
   if (r.contains("peer"))
     fmt::print("  torch peer     median {:.2f} ms per denoise ({} bf16 eager); speed-up {:.2f}x\n",
                r["peer"]["median_ms_per_denoise"].get<double>(), r["peer"].value("torch_version", "?"),
@@ -266,7 +329,7 @@ void add_bench(CLI::App& app) {
   auto* cmd = app.add_subcommand("bench", "time a backend against this machine's streaming floor and the PyTorch peer");
   add_model_options(*cmd, o->model);
   cmd->add_option("--backend", o->backend, "cpu or ref")->check(CLI::IsMember({"cpu", "ref"}));
-  cmd->add_option("--dtype", o->dtype, "weight format of the cpu backend")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32"}));
+  cmd->add_option("--dtype", o->dtype, "weight format of the cpu backend (int8 is timed beside bf16)")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32", "int8"}));
   cmd->add_option("--threads", o->threads, "threads (default: one per core)")->check(CLI::Range(1, 1024));
   cmd->add_option("--isa", o->isa, "cap the CPU instruction set")->check(CLI::IsMember({"portable", "avx2", "avx512", "amx"}));
   cmd->add_option("--runs", o->runs, "timed runs (>= 5)")->check(CLI::Range(5, 1000));

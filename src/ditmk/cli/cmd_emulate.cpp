@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "ditmk/cli/commands.hpp"
@@ -14,7 +15,11 @@
 #include "ditmk/model/synthetic.hpp"
 #include "ditmk/ref/action_head.hpp"
 #include "ditmk/tt/emu/linear_program.hpp"
+#include "ditmk/io/atomic_file.hpp"
+#include "ditmk/tt/emu/chrome_trace.hpp"
 #include "ditmk/tt/kernel/emu_report.hpp"
+#include "ditmk/tt/kernel/timing_report.hpp"
+#include "ditmk/tt/kernel/timing_sweep.hpp"
 
 namespace ditmk::cli {
 
@@ -32,7 +37,17 @@ struct EmulateArgs {
   std::string variant;
   std::string embodiment;
   int n_blocks = 0;  // 0: all of the model's blocks
+  std::string protocol = "seed";
+  bool timing = false;
+  std::string trace;
+  bool sweep = false;
 };
+
+std::string trace_json(const tt::emu::TimingResult& timing) {
+  std::ostringstream out;
+  tt::emu::write_chrome_trace(timing, out);
+  return out.str();
+}
 
 void write_report(const std::string& path, const nlohmann::json& report) {
   if (path.empty()) return;
@@ -112,6 +127,7 @@ void print_dit_report(const tt::kernel::EmuResult& r, const tt::kernel::VsRefere
 void run_dit_program(const EmulateArgs& args) {
   using namespace ditmk::tt;
   const Variant variant = parse_variant(args.variant.empty() ? "steps4" : args.variant);
+  const kernel::Protocol protocol = kernel::parse_protocol(args.protocol);
   const TileFormat dtype = parse_tile_format(args.dtype);
   require(dtype != TileFormat::fp32, "--dtype: the stream arena is bf16 or bfp8_b, not fp32");
   const model::Weights full = load_model(args.model);
@@ -123,7 +139,8 @@ void run_dit_program(const EmulateArgs& args) {
       model::noise_matrix(model::synthetic_noise(weights.config, args.seed).view(), weights.config, "noise");
   const int threads = hardware_threads();
   const ref::ActionHead ref(weights, embodiment, threads);
-  const kernel::EmuExecutor emu(weights, embodiment, {dtype, threads});
+  const bool timing = args.timing || !args.trace.empty();
+  const kernel::EmuExecutor emu(weights, embodiment, {dtype, threads, protocol, 0, timing});
   const auto call = emu.precompute(obs);
   kernel::EmuResult result;
   kernel::VsReference vs;
@@ -139,13 +156,46 @@ void run_dit_program(const EmulateArgs& args) {
                                         : emu.denoise_by_steps(obs, call, noise);
     vs = kernel::compare_denoise(result.denoise, ref.denoise(call, noise));
   }
-  write_report(args.report, kernel::to_json(result, vs));
+  nlohmann::json report = kernel::to_json(result, vs);
+  std::string timing_lines;
+  if (timing) {
+    const kernel::TimingSummary summary = kernel::summarize_timing(result);
+    report["timing"] = kernel::to_json(summary);
+    timing_lines = kernel::timing_text(summary);
+  }
+  // the trace of the first launch (the step variant's first step)
+  const std::string trace = args.trace.empty() ? "" : trace_json(*result.launches.front().report.timing);
+  write_report(args.report, report);
+  if (!args.trace.empty()) io::write_file_atomic(args.trace, trace);
   print_dit_report(result, vs);
+  fmt::print("{}", timing_lines);
+}
+
+// The timing model over plan choices on the model's first blocks.
+void run_sweep(const EmulateArgs& args) {
+  using namespace ditmk::tt;
+  const model::Weights full = load_model(args.model);
+  const model::Weights weights = first_blocks(full, kernel::sweep_block_count(full.config));
+  const int embodiment =
+      weights.resolve_embodiment(args.embodiment.empty() ? default_embodiment(weights.config) : args.embodiment);
+  const model::Observation obs = model::synthetic_observation(weights.config, args.seed);
+  const int threads = hardware_threads();
+  const auto call = kernel::EmuExecutor(weights, embodiment, {TileFormat::bf16, threads}).precompute(obs);
+  std::vector<kernel::SweepRow> rows;
+  for (const kernel::SweepChoice& choice : kernel::sweep_choices(weights.config, obs)) {
+    rows.push_back(kernel::run_sweep_choice(weights, embodiment, obs, call, choice, threads));
+    fmt::print(stderr, "swept {} {} {} slots\n", kernel::protocol_name(choice.protocol),
+               tile_format_name(choice.dtype), choice.cb_w_slots);
+  }
+  write_report(args.report, {{"sweep", kernel::to_json(rows)}});
+  fmt::print("{}", kernel::sweep_text(rows));
 }
 
 void run_emulate(const EmulateArgs& args) {
+  if (args.sweep) return run_sweep(args);
   if (args.program == "dit" || !args.variant.empty()) return run_dit_program(args);
   require(args.program == "linear", "--program: unknown program '{}' (known: linear, dit)", args.program);
+  require(!args.timing && args.trace.empty(), "--timing / --trace: the timing model runs the megakernel (--program dit)");
   run_linear_program(args);
 }
 
@@ -165,6 +215,12 @@ void add_emulate(CLI::App& app) {
   add_model_options(*cmd, args->model);
   cmd->add_option("--embodiment", args->embodiment, "embodiment id or tag (default: new_embodiment)");
   cmd->add_option("--n-blocks", args->n_blocks, "run only the first N DiT blocks (0: all)")->capture_default_str();
+  cmd->add_option("--protocol", args->protocol, "megakernel protocol: seed (two hubs, K4b) or onehub")
+      ->capture_default_str();
+  cmd->add_flag("--timing", args->timing, "predict the time on the chip (timing model, docs/timing.md)");
+  cmd->add_flag("--sweep", args->sweep,
+                "predict one block of each kind for each protocol, stream dtype and weight-ring depth");
+  cmd->add_option("--trace", args->trace, "write the timed launch as a Chrome / Perfetto trace (implies --timing)");
   cmd->callback([args] { run_emulate(*args); });
 }
 

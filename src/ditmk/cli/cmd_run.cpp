@@ -119,7 +119,7 @@ void add_run(CLI::App& app) {
   cmd->add_option("--seed", opt->seed, "noise seed");
   cmd->add_option("--backend", opt->backend, "executor: cpu (fast, default), ref (float64 oracle), emu (emulated megakernel)")
       ->check(CLI::IsMember({"cpu", "ref", "emu"}));
-  cmd->add_option("--dtype", opt->dtype, "weight format of the fast executor")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32"}));
+  cmd->add_option("--dtype", opt->dtype, "weight format of the fast executor")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32", "int8"}));
   cmd->add_option("--threads", opt->threads, "worker threads (default: one per core)")->check(CLI::Range(1, 1024));
   cmd->add_option("--isa", opt->isa, "cap the CPU instruction set")->check(CLI::IsMember({"portable", "avx2", "avx512", "amx"}));
   cmd->add_option("--repeat", opt->repeat, "calls on the one loaded head, each timed (load and per-call cost apart)")

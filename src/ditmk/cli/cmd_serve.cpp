@@ -20,7 +20,7 @@ void add_serve(CLI::App& app) {
   auto* cmd = app.add_subcommand("serve", "serve actions over ZeroMQ in GR00T's inference wire format");
   add_model_options(*cmd, o->model);
   cmd->add_option("--backend", o->backend, "executor: cpu, ref or emu")->check(CLI::IsMember({"cpu", "ref", "emu"}));
-  cmd->add_option("--dtype", o->dtype, "weight format")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32"}));
+  cmd->add_option("--dtype", o->dtype, "weight format")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32", "int8"}));
   cmd->add_option("--threads", o->threads, "worker threads (default: one per core)")->check(CLI::Range(1, 1024));
   cmd->add_option("--isa", o->isa, "cap the CPU instruction set")->check(CLI::IsMember({"portable", "avx2", "avx512", "amx"}));
   cmd->add_option("--host", o->host, "address to listen on (default: loopback only)");

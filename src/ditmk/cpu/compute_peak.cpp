@@ -1,5 +1,7 @@
 #include "ditmk/cpu/compute_peak.hpp"
 
+#include <emmintrin.h>
+
 #include <algorithm>
 #include <chrono>
 #include <vector>
@@ -20,6 +22,16 @@ double peak_chain_portable(long iterations) {
   return double(iterations) * 24 * 4 * 2;
 }
 
+// What the portable int8 GEMM's integer products can at best use on the baseline x86-64 target:
+// SSE2's pmaddwd (8 16-bit multiply-adds into 4 int32 sums) and a paddd to accumulate them.
+double peak_chain_portable_int8(long iterations) {
+  const __m128i total = run_peak_chains(iterations, _mm_setzero_si128(), _mm_set1_epi16(3),
+                                        [](__m128i acc, __m128i w) { return _mm_add_epi32(acc, _mm_madd_epi16(w, w)); });
+  volatile int sink = _mm_cvtsi128_si32(total);
+  (void)sink;
+  return double(iterations) * 24 * 8 * 2;
+}
+
 }  // namespace detail
 
 namespace {
@@ -29,8 +41,16 @@ struct Chain {
   const char* instruction;
 };
 
-// Must follow gemm()'s own choice: amx_bf16 runs the AVX-512 kernels.
+// Must follow gemm()'s own choice: amx_bf16 runs the AVX-512 kernels, int8 the dot product of
+// int8_dot_for.
 Chain chain_for(Isa isa, WeightFormat format) {
+  if (format == WeightFormat::int8) {
+    switch (int8_dot_for(isa)) {
+      case Int8Dot::avx512_vnni: return {detail::peak_chain_avx512_vnni, "vpdpbusd zmm"};
+      case Int8Dot::avx_vnni: return {detail::peak_chain_avx_vnni, "vpdpbusd ymm"};
+      case Int8Dot::portable: return {detail::peak_chain_portable_int8, "pmaddwd + paddd xmm"};
+    }
+  }
   switch (isa) {
     case Isa::amx_bf16:
     case Isa::avx512_bf16:

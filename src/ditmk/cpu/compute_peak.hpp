@@ -18,15 +18,20 @@ struct ComputePeak {
 };
 
 // The inner-loop instruction of the GEMM that `isa` runs for `format` weights, timed on
-// independent accumulator chains (enough to cover its latency, no loads).
+// independent accumulator chains (enough to cover its latency, no loads). For int8 weights that is
+// the int8 dot product of int8_dot_for(isa), and the rate is in integer operations per second.
 ComputePeak measure_compute_peak(WorkerPool& pool, Isa isa, WeightFormat format, int passes);
 
 namespace detail {
-// One thread's timed chain of `iterations` x 24 multiply-adds; returns the flops done. Per ISA file.
+// One thread's timed chains of `iterations` rounds of multiply-adds; returns the flops (or integer
+// operations, a multiply-add counting 2) done. Per ISA file.
 double peak_chain_avx512_bf16(long iterations);
 double peak_chain_avx512_fp32(long iterations);
 double peak_chain_avx2_fp32(long iterations);
 double peak_chain_portable(long iterations);
+double peak_chain_avx512_vnni(long iterations);
+double peak_chain_avx_vnni(long iterations);
+double peak_chain_portable_int8(long iterations);
 }  // namespace detail
 
 }  // namespace ditmk::cpu

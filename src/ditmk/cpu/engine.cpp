@@ -41,13 +41,26 @@ Activation activation_of(model::Act act) {
 
 }  // namespace
 
+// x of a GEMM prepared (rounded to bf16 or quantized to int8) once for all threads: each thread
+// prepares the rows or columns it owns, and a barrier separates that from the GEMM that reads it.
+struct PreparedX {
+  std::vector<std::byte> bytes;
+  void reserve(std::size_t n) {
+    if (bytes.size() < n + 64) bytes.resize(n + 64);
+  }
+  std::byte* data() { return bytes.data() + (64 - reinterpret_cast<uintptr_t>(bytes.data()) % 64) % 64; }
+  std::size_t size() const { return bytes.size() - 64; }
+};
+
 // Activations of one denoise, sized at load; per-thread scratch for the kernels.
 struct Engine::Workspace {
   int M, D, H, A, inner, ff, out, hidden, max_head_dim;
   Buffer h, n, qkv, attn, ffn, y, dec, enc_a, enc_e, x;
   std::vector<Buffer> velocity;
   std::vector<std::vector<std::byte>> gemm_scratch;  // per thread, 64-byte aligned inside
-  std::vector<std::vector<std::byte>> prepared;      // per thread: x of a many-row precompute op, rounded once
+  // Two so that one GEMM's input can be prepared while another GEMM still reads the other: normed
+  // for the LayerNorm outputs (and the precompute's inputs), mixed for the attention and FF outputs.
+  PreparedX normed, mixed;
   std::vector<Buffer> attention_scratch;             // per thread
   std::vector<Buffer> cross_keys;                    // per cross block: its hoisted K laid out for attention
   std::size_t gemm_scratch_bytes = 0;
@@ -69,39 +82,47 @@ struct Engine::Workspace {
 struct Engine::FastOps {
   Engine& engine;
 
-  // This thread's share of the columns. With more rows than one GEMM call takes (the VL tokens),
-  // x is rounded once for all rows and the share is walked in column blocks small enough to stay in
-  // L2 while every 64-row chunk uses them, so weights leave memory once and x is rounded once.
+  // Rows [r.begin, r.end) of x prepared for l's weights into `into`.
+  void prepare_rows(const PackedLinear& l, const float* x, int64_t x_stride, Range r, PreparedX& into) const {
+    if (r.empty() || l.weights.format() == WeightFormat::fp32) return;
+    const std::size_t row_bytes = gemm_prepared_row_bytes(l.weights, engine.isa_);
+    GemmArgs a;
+    a.x = x + r.begin * x_stride, a.x_stride = x_stride, a.m = r.end - r.begin, a.weights = &l.weights;
+    a.scratch = into.data() + r.begin * row_bytes, a.scratch_bytes = into.size() - r.begin * row_bytes;
+    gemm_prepare_x(a, engine.isa_);
+  }
+  // Columns [k.begin, k.end) of every row of x prepared for l's weights into `into`.
+  void prepare_columns(const PackedLinear& l, const float* x, int64_t x_stride, int64_t rows, Range k, PreparedX& into) const {
+    if (k.empty() || l.weights.format() == WeightFormat::fp32) return;
+    GemmArgs a;
+    a.x = x, a.x_stride = x_stride, a.m = rows, a.weights = &l.weights, a.scratch = into.data(), a.scratch_bytes = into.size();
+    gemm_prepare_x_columns(a, engine.isa_, k.begin, k.end);
+  }
+
+  // This thread's share of the columns, with x as given (every thread then rounds it itself) or
+  // already prepared for all threads in `prepared`. With more rows than one GEMM call takes (the VL
+  // tokens), the share is walked in column blocks small enough to stay in L2 while every 64-row
+  // chunk uses them, so weights leave memory once.
   void gemm_columns(int t, const PackedLinear& l, const float* x, int64_t x_stride, int64_t rows, float* y,
-                    int64_t y_stride, Activation act, OutputMode mode, const float* bias) const {
+                    int64_t y_stride, Activation act, OutputMode mode, const float* bias,
+                    PreparedX* prepared = nullptr) const {
     const Range panels = share(l.weights.panels(), t, engine.pool_.size());
     if (panels.empty()) return;
     GemmArgs a;
     a.x = x, a.x_stride = x_stride, a.weights = &l.weights, a.bias = bias, a.activation = act, a.output = mode;
     a.y_stride = y_stride;
-    if (rows <= kGemmMaxRows) {
-      a.m = rows, a.y = y;
-      a.n_begin = panels.begin * kPanelWidth, a.n_end = std::min(panels.end * kPanelWidth, l.n());
-      a.scratch = engine.ws_->scratch_of(t), a.scratch_bytes = engine.ws_->gemm_scratch_bytes;
-      gemm(a, engine.isa_);
-      return;
-    }
-    std::vector<std::byte>& prepared = engine.ws_->prepared[t];
-    const std::size_t need = gemm_scratch_bytes(l.weights, rows) + 64;
-    if (prepared.size() < need) prepared.resize(need);
-    std::byte* base = prepared.data() + (64 - reinterpret_cast<uintptr_t>(prepared.data()) % 64) % 64;
-    a.m = rows, a.scratch = base, a.scratch_bytes = need - 64;
-    gemm_prepare_x(a, engine.isa_);
-    a.x_prepared = true;
+    a.x_prepared = prepared != nullptr && l.weights.format() != WeightFormat::fp32;
     const std::size_t row_bytes = gemm_prepared_row_bytes(l.weights, engine.isa_);
     constexpr std::size_t kL2Block = 512 * 1024;
-    const int64_t block = std::max<int64_t>(1, int64_t(kL2Block / l.weights.panel_bytes()));
+    const int64_t block = rows <= kGemmMaxRows ? panels.end - panels.begin
+                                               : std::max<int64_t>(1, int64_t(kL2Block / l.weights.panel_bytes()));
     for (int64_t p0 = panels.begin; p0 < panels.end; p0 += block) {
       const int64_t p1 = std::min(panels.end, p0 + block);
       for (int64_t r0 = 0; r0 < rows; r0 += kGemmMaxRows) {
         a.x = x + r0 * x_stride, a.m = std::min<int64_t>(kGemmMaxRows, rows - r0), a.y = y + r0 * y_stride;
         a.n_begin = p0 * kPanelWidth, a.n_end = std::min(p1 * kPanelWidth, l.n());
-        a.scratch = base + r0 * row_bytes, a.scratch_bytes = need - 64 - r0 * row_bytes;
+        if (a.x_prepared) a.scratch = prepared->data() + r0 * row_bytes, a.scratch_bytes = prepared->size() - r0 * row_bytes;
+        else a.scratch = engine.ws_->scratch_of(t), a.scratch_bytes = engine.ws_->gemm_scratch_bytes;
         gemm(a, engine.isa_);
       }
     }
@@ -110,9 +131,13 @@ struct Engine::FastOps {
   Matrix<float> linear_packed(const Matrix<float>& x, const PackedLinear& l, model::Act act) const {
     require(x.cols == l.k(), "cpu engine: linear input width {} != {}", x.cols, l.k());
     Matrix<float> y(x.rows, int(l.n()));
+    PreparedX& prepared = engine.ws_->normed;
+    prepared.reserve(gemm_scratch_bytes(l.weights, x.rows));
     auto program = [&](int t) {
+      prepare_rows(l, x.data.data(), x.cols, share(x.rows, t, engine.pool_.size()), prepared);
+      engine.pool_.barrier();
       gemm_columns(t, l, x.data.data(), x.cols, x.rows, y.data.data(), y.cols, activation_of(act), OutputMode::store,
-                   l.bias.data());
+                   l.bias.data(), &prepared);
     };
     engine.pool_.run(program);
     return y;
@@ -207,7 +232,10 @@ Engine::Engine(const model::Weights& weights, int embodiment, const EngineOption
   for (const auto& [src, l] : model_.precompute) need(l);
   ws.gemm_scratch_bytes = scratch;
   ws.gemm_scratch.assign(pool_.size(), std::vector<std::byte>(scratch + 64));
-  ws.prepared.resize(pool_.size());
+  for (const auto& b : model_.blocks) {
+    ws.normed.reserve(std::max(cpu::gemm_scratch_bytes(b.qkv.weights, ws.M), cpu::gemm_scratch_bytes(b.ff1.weights, ws.M)));
+    ws.mixed.reserve(std::max(cpu::gemm_scratch_bytes(b.out.weights, ws.M), cpu::gemm_scratch_bytes(b.ff2.weights, ws.M)));
+  }
   ws.reserve_keys(ws.M, pool_.size());
 }
 
@@ -233,7 +261,9 @@ void Engine::run_program(int t, const model::CallInputs<float>& in) {
   const int M = ws.M, D = ws.D, H = ws.H, row0 = c.action_row0();
   const float dt = float(model::euler_dt(c));
   auto gemm = [&](const PackedLinear& l, const float* x, int64_t xs, int64_t rows, float* y, int64_t ys, Activation act,
-                  OutputMode mode, const float* bias) { ops.gemm_columns(t, l, x, xs, rows, y, ys, act, mode, bias); };
+                  OutputMode mode, const float* bias, PreparedX* prepared = nullptr) {
+    ops.gemm_columns(t, l, x, xs, rows, y, ys, act, mode, bias, prepared);
+  };
   auto layer_norm_rows = [&](const float* x, float* y, int rows, float eps, const float* scale, const float* shift) {
     const Range r = share(rows, t, T);
     if (r.empty()) return;
@@ -288,10 +318,13 @@ void Engine::run_program(int t, const model::CallInputs<float>& in) {
     for (int b = 0; b < c.n_blocks; ++b) {
       const PackedBlock& blk = model_.blocks[b];
       const float* adaln = model_.adaln.data() + (std::size_t(s) * c.n_blocks + b) * 2 * D;
+      // Each thread prepares the GEMM input rows it normalised, while they are in its cache.
       layer_norm_rows(ws.h.get(), ws.n.get(), M, 1e-5f, adaln, adaln + D);
+      ops.prepare_rows(blk.qkv, ws.n.get(), D, share(M, t, T), ws.normed);
       pool_.barrier();
       const int64_t qkv_cols = blk.qkv.n();
-      gemm(blk.qkv, ws.n.get(), D, M, ws.qkv.get(), qkv_cols, Activation::none, OutputMode::store, blk.qkv.bias.data());
+      gemm(blk.qkv, ws.n.get(), D, M, ws.qkv.get(), qkv_cols, Activation::none, OutputMode::store, blk.qkv.bias.data(),
+           &ws.normed);
       pool_.barrier();
       AttentionArgs a = blk.cross ? cross_args(b)
                                   : attention_args(ws.qkv.get(), qkv_cols, ws.qkv.get() + ws.inner,
@@ -299,13 +332,23 @@ void Engine::run_program(int t, const model::CallInputs<float>& in) {
       if (blk.cross) a.prepared_keys = ws.cross_keys[b].get();
       if (a.h_begin < a.h_end) cpu::attention(a, isa_);
       pool_.barrier();
-      gemm(blk.out, ws.attn.get(), ws.inner, M, ws.h.get(), D, Activation::none, OutputMode::accumulate, blk.out.bias.data());
+      ops.prepare_rows(blk.out, ws.attn.get(), ws.inner, share(M, t, T), ws.mixed);
+      pool_.barrier();
+      gemm(blk.out, ws.attn.get(), ws.inner, M, ws.h.get(), D, Activation::none, OutputMode::accumulate, blk.out.bias.data(),
+           &ws.mixed);
       pool_.barrier();
       layer_norm_rows(ws.h.get(), ws.n.get(), M, float(c.ff_norm_eps), nullptr, nullptr);
+      ops.prepare_rows(blk.ff1, ws.n.get(), D, share(M, t, T), ws.normed);
       pool_.barrier();
-      gemm(blk.ff1, ws.n.get(), D, M, ws.ffn.get(), ws.ff, Activation::gelu_tanh, OutputMode::store, blk.ff1.bias.data());
+      gemm(blk.ff1, ws.n.get(), D, M, ws.ffn.get(), ws.ff, Activation::gelu_tanh, OutputMode::store, blk.ff1.bias.data(),
+           &ws.normed);
+      // Each thread prepares the FF hidden columns it produced (its panels, whole 32-column blocks).
+      const Range ff_panels = share(blk.ff1.weights.panels(), t, T);
+      ops.prepare_columns(blk.ff2, ws.ffn.get(), ws.ff, M,
+                          {ff_panels.begin * kPanelWidth, std::min<int64_t>(ff_panels.end * kPanelWidth, ws.ff)}, ws.mixed);
       pool_.barrier();
-      gemm(blk.ff2, ws.ffn.get(), ws.ff, M, ws.h.get(), D, Activation::none, OutputMode::accumulate, blk.ff2.bias.data());
+      gemm(blk.ff2, ws.ffn.get(), ws.ff, M, ws.h.get(), D, Activation::none, OutputMode::accumulate, blk.ff2.bias.data(),
+           &ws.mixed);
       pool_.barrier();
     }
 

@@ -25,28 +25,59 @@ void check_args(const GemmArgs& a) {
 }  // namespace
 
 std::size_t gemm_scratch_bytes(const PackedWeights& weights, int64_t m) {
-  if (weights.format() == WeightFormat::fp32) return 0;
+  switch (weights.format()) {
+    case WeightFormat::fp32: return 0;
+    case WeightFormat::int8: return std::size_t(m * detail::int8_row_stride(weights)) * sizeof(Int8XBlock);
+    case WeightFormat::bf16:
+    case WeightFormat::bfp8_b: break;
+  }
   return std::size_t(m * detail::scratch_row_stride(weights)) * sizeof(float);
 }
 
 std::size_t gemm_prepared_row_bytes(const PackedWeights& weights, Isa isa) {
+  if (weights.format() == WeightFormat::int8) return std::size_t(detail::int8_row_stride(weights)) * sizeof(Int8XBlock);
   const std::size_t element = isa >= Isa::avx512_bf16 ? sizeof(uint16_t) : sizeof(float);
   return std::size_t(detail::scratch_row_stride(weights)) * element;
 }
 
-void gemm_prepare_x(const GemmArgs& args, Isa isa) {
+void gemm_prepare_x_columns(const GemmArgs& args, Isa isa, int64_t k_begin, int64_t k_end) {
   require(args.weights != nullptr && args.x != nullptr && args.m >= 1, "gemm_prepare_x: weights, x or rows missing");
-  if (args.weights->format() == WeightFormat::fp32) return;
-  require(args.scratch_bytes >= gemm_scratch_bytes(*args.weights, args.m), "gemm_prepare_x: scratch has {} bytes, needs {}",
-          args.scratch_bytes, gemm_scratch_bytes(*args.weights, args.m));
+  const PackedWeights& w = *args.weights;
+  require(k_begin >= 0 && k_begin < k_end && k_end <= w.k() && k_begin % kGemmColumnStep == 0 &&
+              (k_end % kGemmColumnStep == 0 || k_end == w.k()),
+          "gemm_prepare_x: columns [{}, {}) are not a range of the {}-column grid inside [0, {})", k_begin, k_end,
+          kGemmColumnStep, w.k());
+  if (w.format() == WeightFormat::fp32) return;
+  require(args.scratch_bytes >= gemm_scratch_bytes(w, args.m), "gemm_prepare_x: scratch has {} bytes, needs {}",
+          args.scratch_bytes, gemm_scratch_bytes(w, args.m));
   require(isa_supported(isa), "gemm: instruction set {} is not supported by this CPU", isa_name(isa));
-  if (isa >= Isa::avx512_bf16) detail::prepare_x_avx512(args);
-  else detail::prepare_x_portable(args);
+  const detail::KRange k{k_begin, k_end};
+  if (w.format() == WeightFormat::int8) {
+    switch (int8_dot_for(isa)) {
+      case Int8Dot::portable: return detail::quantize_x_portable(args, k);
+      case Int8Dot::avx_vnni: return detail::quantize_x_avx2(args, k);
+      case Int8Dot::avx512_vnni: return detail::quantize_x_avx512(args, k);
+    }
+  }
+  if (isa >= Isa::avx512_bf16) detail::prepare_x_avx512(args, k);
+  else detail::prepare_x_portable(args, k);
+}
+
+void gemm_prepare_x(const GemmArgs& args, Isa isa) {
+  require(args.weights != nullptr, "gemm_prepare_x: weights missing");
+  gemm_prepare_x_columns(args, isa, 0, args.weights->k());
 }
 
 void gemm(const GemmArgs& args, Isa isa) {
   check_args(args);
   require(isa_supported(isa), "gemm: instruction set {} is not supported by this CPU", isa_name(isa));
+  if (args.weights->format() == WeightFormat::int8) {
+    switch (int8_dot_for(isa)) {
+      case Int8Dot::portable: return detail::gemm_int8_portable(args);
+      case Int8Dot::avx_vnni: return detail::gemm_int8_avx_vnni(args);
+      case Int8Dot::avx512_vnni: return detail::gemm_int8_avx512_vnni(args);
+    }
+  }
   switch (isa) {
     case Isa::portable: return detail::gemm_portable(args);
     case Isa::avx2: return detail::gemm_avx2(args);

@@ -4,11 +4,15 @@
 // x is fp32 rows. With bf16 or bfp8_b weights every ISA first rounds x to bf16 (into the caller's
 // scratch), so all ISAs multiply the same bf16 x bf16 products (exact in fp32) and differ only in
 // fp32 summation order; with fp32 weights x is used as given. Accumulation is fp32 throughout.
+// With int8 weights x is quantized per row into 32-value blocks like the weights (int8_block.hpp),
+// each block's products are summed exactly in int32 and its scales applied in fp32, block after
+// block: every int8 kernel (AVX512-VNNI, AVX-VNNI, portable; see int8_dot_for) gives the same bits.
 // A call computes only the column range [n_begin, n_end): n_begin a multiple of kGemmColumnStep,
 // n_end a multiple of it or N, so threads can split N. No heap allocation and no threads inside.
 #include <cstddef>
 #include <cstdint>
 
+#include "ditmk/cpu/kernels/int8_block.hpp"
 #include "ditmk/cpu/kernels/isa.hpp"
 #include "ditmk/cpu/kernels/packed_weights.hpp"
 
@@ -34,19 +38,24 @@ struct GemmArgs {
   int64_t n_begin = 0, n_end = 0;
   std::byte* scratch = nullptr;  // gemm_scratch_bytes(weights, m) bytes, 64-byte aligned
   std::size_t scratch_bytes = 0;
-  // With bf16 / bfp8_b weights: scratch already holds these m rows of x as gemm_prepare_x left them
+  // With bf16 / bfp8_b / int8 weights: scratch already holds these m rows of x as gemm_prepare_x left them
   // (same isa, same weights' K), so the call does not round x again. Lets one rounding serve every
   // column block a caller walks over the same rows.
   bool x_prepared = false;
 };
 
-// Scratch one call needs (room for x rounded to bf16); one buffer per concurrent caller.
+// Scratch one call needs (room for x rounded to bf16 or quantized to int8); one buffer per concurrent
+// caller.
 std::size_t gemm_scratch_bytes(const PackedWeights& weights, int64_t m);
 
 // Rounds the args.m rows of x (any number of rows) into args.scratch exactly as gemm() would; a
 // later gemm() over rows [r0, r0 + 64) of them passes scratch + r0 * gemm_prepared_row_bytes() and
 // x_prepared = true. Nothing to do for fp32 weights.
 void gemm_prepare_x(const GemmArgs& args, Isa isa);
+// The same for x's columns [k_begin, k_end) only (k_begin on the kGemmColumnStep grid, k_end on it or
+// K): threads can prepare the columns each of them produced, and the rest of the prepared rows is
+// left as it was.
+void gemm_prepare_x_columns(const GemmArgs& args, Isa isa, int64_t k_begin, int64_t k_end);
 std::size_t gemm_prepared_row_bytes(const PackedWeights& weights, Isa isa);
 
 // Checks args (ditmk::Error naming the field) and runs the kernel family of isa, which must be
@@ -55,7 +64,10 @@ void gemm(const GemmArgs& args, Isa isa);
 inline void gemm(const GemmArgs& args) { gemm(args, selected_isa()); }
 
 // The slow oracle: double-precision sums over the same packed (rounded) weights and the same
-// bf16-rounded x, written in float; same column range and epilogue.
+// bf16-rounded x, written in float; same column range and epilogue. For int8 weights: x quantized
+// by quantize_int8_activations, each block's sum of signed products in 64-bit integers (no offset, no
+// correction), then the kernels' fp32 scale application and epilogue, so it gives their bits
+// (except the gelu_tanh and silu activations, evaluated here in double).
 void gemm_reference(const GemmArgs& args);
 
 }  // namespace ditmk::cpu

@@ -6,49 +6,17 @@
 #include <cstring>
 
 #include "ditmk/cpu/kernels/gemm_driver.hpp"
+#include "ditmk/cpu/kernels/gemm_epilogue_avx2.hpp"
 #include "ditmk/cpu/kernels/gemm_isa.hpp"
 
 namespace ditmk::cpu::detail {
 namespace {
 
-// e^v as in the AVX-512 kernels (Cephes polynomial), with 2^n built in the exponent field: the
-// clamp keeps n inside the normal range [-126, 127].
-__m256 exp_ps(__m256 v) {
-  v = _mm256_max_ps(_mm256_min_ps(v, _mm256_set1_ps(88.0f)), _mm256_set1_ps(-87.0f));
-  const __m256 n = _mm256_round_ps(_mm256_mul_ps(v, _mm256_set1_ps(1.44269504088896341f)),
-                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), v);
-  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
-  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
-  const __m256i scale = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
-  return _mm256_mul_ps(p, _mm256_castsi256_ps(scale));
-}
-
-__m256 activate(__m256 v, Activation activation) {
-  const __m256 one = _mm256_set1_ps(1.0f);
-  switch (activation) {
-    case Activation::none: return v;
-    case Activation::relu: return _mm256_max_ps(v, _mm256_setzero_ps());
-    case Activation::silu: return _mm256_div_ps(v, _mm256_add_ps(one, exp_ps(_mm256_sub_ps(_mm256_setzero_ps(), v))));
-    case Activation::gelu_tanh: {
-      const __m256 v3 = _mm256_mul_ps(_mm256_mul_ps(v, v), v);
-      const __m256 u = _mm256_mul_ps(_mm256_set1_ps(0.7978845608028654f), _mm256_fmadd_ps(_mm256_set1_ps(0.044715f), v3, v));
-      return _mm256_div_ps(v, _mm256_add_ps(one, exp_ps(_mm256_mul_ps(_mm256_set1_ps(-2.0f), u))));
-    }
-  }
-  return v;
-}
-
 struct Micro {
   using XElem = float;
   using BlockElem = float;
   static constexpr int kTileRows = 3;
+  static constexpr int64_t kKPerX = 1;  // one x element per K row
   static constexpr int64_t kBufferElems = kBlockK * kPanelWidth;
 
   static const float* weight_block(const PackedWeights& w, int64_t panel, int64_t k0, int64_t k_count, float* buffer) {
@@ -94,7 +62,7 @@ struct Micro {
     for (int r = 0; r < R; ++r)
       for (int j = 0; j < 4; ++j) c[r][j] = first ? _mm256_setzero_ps() : _mm256_load_ps(acc + r * kPanelWidth + 8 * j);
     for (int64_t k = 0; k < k_count; ++k) {
-      if (k < next.lines) _mm_prefetch(next.first + k * 64, _MM_HINT_T0);
+      next.issue(k);
       __m256 xv[R];
       for (int r = 0; r < R; ++r) xv[r] = _mm256_broadcast_ss(x + r * x_stride + k);
       for (int j = 0; j < 4; ++j) {
@@ -102,26 +70,13 @@ struct Micro {
         for (int r = 0; r < R; ++r) c[r][j] = _mm256_fmadd_ps(wv, xv[r], c[r][j]);
       }
     }
-    for (int64_t line = k_count; line < next.lines; ++line) _mm_prefetch(next.first + line * 64, _MM_HINT_T0);
+    next.issue_rest(k_count);
     for (int r = 0; r < R; ++r)
       for (int j = 0; j < 4; ++j) _mm256_store_ps(acc + r * kPanelWidth + 8 * j, c[r][j]);
   }
 
   static void epilogue_row(const float* acc, const float* bias, float* y, int64_t count, Activation act, OutputMode out) {
-    int64_t j = 0;
-    for (; j + 8 <= count; j += 8) {
-      __m256 v = _mm256_loadu_ps(acc + j);
-      if (bias) v = _mm256_add_ps(v, _mm256_loadu_ps(bias + j));
-      v = activate(v, act);
-      if (out == OutputMode::accumulate) v = _mm256_add_ps(v, _mm256_loadu_ps(y + j));
-      _mm256_storeu_ps(y + j, v);
-    }
-    if (j < count) {  // the tail goes through a full vector on the stack
-      alignas(32) float lane[8] = {};
-      for (int64_t i = j; i < count; ++i) lane[i - j] = acc[i] + (bias ? bias[i] : 0.0f);
-      _mm256_store_ps(lane, activate(_mm256_load_ps(lane), act));
-      for (int64_t i = j; i < count; ++i) y[i] = out == OutputMode::accumulate ? y[i] + lane[i - j] : lane[i - j];
-    }
+    detail::epilogue_row(acc, bias, y, count, act, out);
   }
 };
 
@@ -130,7 +85,7 @@ struct Micro {
 void gemm_avx2(const GemmArgs& args) {
   const PackedWeights& w = *args.weights;
   if (w.format() == WeightFormat::fp32) return run_gemm<Micro>(args, args.x, args.x_stride, w.k());
-  if (!args.x_prepared) prepare_x_portable(args);
+  if (!args.x_prepared) prepare_x_portable(args, KRange::all(w));
   run_gemm<Micro>(args, reinterpret_cast<const float*>(args.scratch), scratch_row_stride(w), w.k_padded());
 }
 

@@ -13,57 +13,13 @@
 #pragma GCC diagnostic ignored "-Wuninitialized"
 
 #include "ditmk/cpu/kernels/gemm_driver.hpp"
+#include "ditmk/cpu/kernels/gemm_epilogue_avx512.hpp"
 #include "ditmk/cpu/kernels/gemm_isa.hpp"
 
 namespace ditmk::cpu::detail {
 namespace {
 
 constexpr int kTileRows = 12;
-
-// e^v to about 2 ulp: v = n ln2 + r with |r| <= ln2/2, a degree-6 polynomial for e^r (Cephes'
-// expf coefficients), then scale by 2^n. Inputs are clamped to where e^v is a finite normal float.
-__m512 exp_ps(__m512 v) {
-  v = _mm512_max_ps(_mm512_min_ps(v, _mm512_set1_ps(88.0f)), _mm512_set1_ps(-87.0f));
-  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(v, _mm512_set1_ps(1.44269504088896341f)),
-                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), v);
-  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
-  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
-  p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.0f)));
-  return _mm512_scalef_ps(p, n);
-}
-
-// gelu_tanh(v) = 0.5 v (1 + tanh(u)) = v / (1 + e^(-2u)); silu(v) = v / (1 + e^(-v)).
-__m512 activate(__m512 v, Activation activation) {
-  const __m512 one = _mm512_set1_ps(1.0f);
-  switch (activation) {
-    case Activation::none: return v;
-    case Activation::relu: return _mm512_max_ps(v, _mm512_setzero_ps());
-    case Activation::silu: return _mm512_div_ps(v, _mm512_add_ps(one, exp_ps(_mm512_sub_ps(_mm512_setzero_ps(), v))));
-    case Activation::gelu_tanh: {
-      const __m512 v3 = _mm512_mul_ps(_mm512_mul_ps(v, v), v);
-      const __m512 u = _mm512_mul_ps(_mm512_set1_ps(0.7978845608028654f), _mm512_fmadd_ps(_mm512_set1_ps(0.044715f), v3, v));
-      return _mm512_div_ps(v, _mm512_add_ps(one, exp_ps(_mm512_mul_ps(_mm512_set1_ps(-2.0f), u))));
-    }
-  }
-  return v;
-}
-
-void epilogue_row(const float* acc, const float* bias, float* y, int64_t count, Activation act, OutputMode out) {
-  for (int64_t j = 0; j < count; j += 16) {
-    const __mmask16 mask = count - j >= 16 ? __mmask16(0xffff) : __mmask16((1u << (count - j)) - 1);
-    __m512 v = _mm512_maskz_loadu_ps(mask, acc + j);
-    if (bias) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, bias + j));
-    v = activate(v, act);
-    if (out == OutputMode::accumulate) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, y + j));
-    _mm512_mask_storeu_ps(y + j, mask, v);
-  }
-}
 
 __m512 broadcast_pair(const uint16_t* p) {
   uint32_t bits;
@@ -99,6 +55,7 @@ struct PairMicro {
   using XElem = uint16_t;
   using BlockElem = uint16_t;
   static constexpr int kTileRows = detail::kTileRows;
+  static constexpr int64_t kKPerX = 1;  // one x element per K row
   static constexpr int64_t kBufferElems = kBlockK * kPanelWidth;
 
   static const uint16_t* weight_block(const PackedWeights& w, int64_t panel, int64_t k0, int64_t k_count, uint16_t* buffer) {
@@ -114,7 +71,7 @@ struct PairMicro {
     for (int r = 0; r < R; ++r)
       for (int j = 0; j < 2; ++j) c[r][j] = first ? _mm512_setzero_ps() : _mm512_load_ps(acc + r * kPanelWidth + 16 * j);
     for (int64_t kp = 0; kp < k_count / 2; ++kp) {
-      if (kp < next.lines) _mm_prefetch(next.first + kp * 64, _MM_HINT_T0);
+      next.issue(kp);
       const __m512bh w0 = (__m512bh)_mm512_load_si512(block + kp * 64);
       const __m512bh w1 = (__m512bh)_mm512_load_si512(block + kp * 64 + 32);
 #pragma GCC unroll 12
@@ -124,7 +81,7 @@ struct PairMicro {
         c[r][1] = _mm512_dpbf16_ps(c[r][1], w1, xp);
       }
     }
-    for (int64_t line = k_count / 2; line < next.lines; ++line) _mm_prefetch(next.first + line * 64, _MM_HINT_T0);
+    next.issue_rest(k_count / 2);
     for (int r = 0; r < R; ++r)
       for (int j = 0; j < 2; ++j) _mm512_store_ps(acc + r * kPanelWidth + 16 * j, c[r][j]);
   }
@@ -138,6 +95,7 @@ struct Fp32Micro {
   using XElem = float;
   using BlockElem = float;
   static constexpr int kTileRows = detail::kTileRows;
+  static constexpr int64_t kKPerX = 1;  // one x element per K row
   static constexpr int64_t kBufferElems = 1;  // fp32 panels are read in place
 
   static const float* weight_block(const PackedWeights& w, int64_t panel, int64_t k0, int64_t, float*) {
@@ -151,7 +109,7 @@ struct Fp32Micro {
     for (int r = 0; r < R; ++r)
       for (int j = 0; j < 2; ++j) c[r][j] = first ? _mm512_setzero_ps() : _mm512_load_ps(acc + r * kPanelWidth + 16 * j);
     for (int64_t k = 0; k < k_count; ++k) {
-      if (k < next.lines) _mm_prefetch(next.first + k * 64, _MM_HINT_T0);
+      next.issue(k);
       const __m512 w0 = _mm512_load_ps(block + k * kPanelWidth);
       const __m512 w1 = _mm512_load_ps(block + k * kPanelWidth + 16);
 #pragma GCC unroll 12
@@ -161,7 +119,7 @@ struct Fp32Micro {
         c[r][1] = _mm512_fmadd_ps(w1, xv, c[r][1]);
       }
     }
-    for (int64_t line = k_count; line < next.lines; ++line) _mm_prefetch(next.first + line * 64, _MM_HINT_T0);
+    next.issue_rest(k_count);
     for (int r = 0; r < R; ++r)
       for (int j = 0; j < 2; ++j) _mm512_store_ps(acc + r * kPanelWidth + 16 * j, c[r][j]);
   }
@@ -171,13 +129,15 @@ struct Fp32Micro {
   }
 };
 
-// x rows to bf16 (round to nearest even, as f32_to_bf16), zero-padded to k_padded. The conversion
-// treats fp32 subnormals as zero (the instruction's fixed DAZ), which f32_to_bf16 does not.
-void round_rows_to_bf16(const GemmArgs& args, int64_t k, int64_t k_padded, int64_t out_stride, uint16_t* out) {
+// Columns [k_begin, k_stop) of x rows to bf16 (round to nearest even, as f32_to_bf16), zero past k
+// up to k_padded. The conversion treats fp32 subnormals as zero (the instruction's fixed DAZ), which
+// f32_to_bf16 does not.
+void round_rows_to_bf16(const GemmArgs& args, int64_t k, int64_t k_padded, int64_t k_begin, int64_t k_stop,
+                        int64_t out_stride, uint16_t* out) {
   for (int64_t r = 0; r < args.m; ++r) {
     const float* src = args.x + r * args.x_stride;
     uint16_t* dst = out + r * out_stride;
-    for (int64_t k0 = 0; k0 < k_padded; k0 += 32) {
+    for (int64_t k0 = k_begin; k0 < k_stop; k0 += 32) {
       const int64_t valid = std::clamp<int64_t>(k - k0, 0, 32);
       const __mmask16 lo = __mmask16((1u << std::min<int64_t>(valid, 16)) - 1);
       const __mmask16 hi = __mmask16((1u << std::max<int64_t>(valid - 16, 0)) - 1);
@@ -194,13 +154,14 @@ void round_rows_to_bf16(const GemmArgs& args, int64_t k, int64_t k_padded, int64
 void gemm_avx512(const GemmArgs& args) {
   const PackedWeights& w = *args.weights;
   if (w.format() == WeightFormat::fp32) return run_gemm<Fp32Micro>(args, args.x, args.x_stride, w.k());
-  if (!args.x_prepared) prepare_x_avx512(args);
+  if (!args.x_prepared) prepare_x_avx512(args, KRange::all(w));
   run_gemm<PairMicro>(args, reinterpret_cast<const uint16_t*>(args.scratch), scratch_row_stride(w), w.k_padded());
 }
 
-void prepare_x_avx512(const GemmArgs& args) {
+void prepare_x_avx512(const GemmArgs& args, KRange k) {
   const PackedWeights& w = *args.weights;
-  round_rows_to_bf16(args, w.k(), w.k_padded(), scratch_row_stride(w), reinterpret_cast<uint16_t*>(args.scratch));
+  round_rows_to_bf16(args, w.k(), w.k_padded(), k.begin, k.stop(w), scratch_row_stride(w),
+                     reinterpret_cast<uint16_t*>(args.scratch));
 }
 
 }  // namespace ditmk::cpu::detail

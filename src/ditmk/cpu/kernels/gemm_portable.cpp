@@ -13,6 +13,7 @@ struct PortableMicro {
   using XElem = float;
   using BlockElem = float;
   static constexpr int kTileRows = 4;
+  static constexpr int64_t kKPerX = 1;  // one x element per K row
   static constexpr int64_t kBufferElems = kBlockK * kPanelWidth;
 
   static const float* weight_block(const PackedWeights& w, int64_t panel, int64_t k0, int64_t k_count, float* buffer) {
@@ -42,7 +43,7 @@ struct PortableMicro {
     float c[R][kPanelWidth];
     if (first) std::memset(c, 0, sizeof c);
     else std::memcpy(c, acc, sizeof c);
-    for (int64_t line = 0; line < next.lines; ++line) __builtin_prefetch(next.first + line * 64);
+    next.issue_rest(0);
     for (int64_t k = 0; k < k_count; ++k)
       for (int r = 0; r < R; ++r)
         for (int64_t j = 0; j < kPanelWidth; ++j) c[r][j] += x[r * x_stride + k] * block[k * kPanelWidth + j];
@@ -50,21 +51,25 @@ struct PortableMicro {
   }
 
   static void epilogue_row(const float* acc, const float* bias, float* y, int64_t count, Activation act, OutputMode out) {
-    for (int64_t j = 0; j < count; ++j) {
-      const float v = apply_activation(act, acc[j] + (bias ? bias[j] : 0.0f));
-      y[j] = out == OutputMode::accumulate ? y[j] + v : v;
-    }
+    portable_epilogue_row(acc, bias, y, count, act, out);
   }
 };
 
 }  // namespace
 
-void prepare_x_portable(const GemmArgs& args) {
+void portable_epilogue_row(const float* acc, const float* bias, float* y, int64_t count, Activation act, OutputMode out) {
+  for (int64_t j = 0; j < count; ++j) {
+    const float v = apply_activation(act, bias ? acc[j] + bias[j] : acc[j]);
+    y[j] = out == OutputMode::accumulate ? y[j] + v : v;
+  }
+}
+
+void prepare_x_portable(const GemmArgs& args, KRange range) {
   const PackedWeights& w = *args.weights;
   auto* x = reinterpret_cast<float*>(args.scratch);
   const int64_t stride = scratch_row_stride(w);
   for (int64_t r = 0; r < args.m; ++r) {
-    for (int64_t k = 0; k < w.k_padded(); ++k)
+    for (int64_t k = range.begin; k < range.stop(w); ++k)
       x[r * stride + k] = k < w.k() ? round_to_bf16(args.x[r * args.x_stride + k]) : 0.0f;
   }
 }
@@ -72,7 +77,7 @@ void prepare_x_portable(const GemmArgs& args) {
 void gemm_portable(const GemmArgs& args) {
   const PackedWeights& w = *args.weights;
   if (w.format() == WeightFormat::fp32) return run_gemm<PortableMicro>(args, args.x, args.x_stride, w.k());
-  if (!args.x_prepared) prepare_x_portable(args);
+  if (!args.x_prepared) prepare_x_portable(args, KRange::all(w));
   run_gemm<PortableMicro>(args, reinterpret_cast<const float*>(args.scratch), scratch_row_stride(w), w.k_padded());
 }
 

@@ -3,12 +3,14 @@
 #include "ditmk/core/error.hpp"
 #include "ditmk/cpu/kernels/activation.hpp"
 #include "ditmk/cpu/kernels/gemm.hpp"
+#include "ditmk/cpu/kernels/gemm_isa.hpp"
 
 namespace ditmk::cpu {
 
 void gemm_reference(const GemmArgs& args) {
   require(args.weights != nullptr && args.x != nullptr && args.y != nullptr, "gemm_reference: null operand");
   const PackedWeights& w = *args.weights;
+  if (w.format() == WeightFormat::int8) return detail::gemm_int8_reference(args);
   const bool round_x = w.format() != WeightFormat::fp32;
   std::vector<double> x(std::size_t(args.m * w.k()));
   for (int64_t r = 0; r < args.m; ++r)

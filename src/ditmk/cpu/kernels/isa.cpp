@@ -40,6 +40,28 @@ bool request_amx_permission() {
   return syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0;
 }
 
+struct VnniSupport {
+  bool avx512 = false, avx = false;
+};
+
+VnniSupport detect_vnni() {
+  const CpuidRegs leaf1 = cpuid(1, 0);
+  if (!bit(leaf1.ecx, 27)) return {};
+  const uint64_t xcr0 = read_xcr0();
+  const bool os_ymm = (xcr0 & 0x6) == 0x6;
+  const bool os_zmm = (xcr0 & 0xe6) == 0xe6;
+  const CpuidRegs leaf7 = cpuid(7, 0);
+  const CpuidRegs leaf7_1 = cpuid(7, 1);
+  const bool avx512f_bw_vl = bit(leaf7.ebx, 16) && bit(leaf7.ebx, 30) && bit(leaf7.ebx, 31);
+  return {.avx512 = os_zmm && avx512f_bw_vl && bit(leaf7.ecx, 11),  // AVX512_VNNI
+          .avx = os_ymm && bit(leaf7.ebx, 5) && bit(leaf7_1.eax, 4)};  // AVX2 + AVX_VNNI
+}
+
+const VnniSupport& vnni_support() {
+  static const VnniSupport support = detect_vnni();
+  return support;
+}
+
 Isa detect() {
   const CpuidRegs leaf1 = cpuid(1, 0);
   if (!bit(leaf1.ecx, 27)) return Isa::portable;  // OSXSAVE: xgetbv is usable
@@ -92,6 +114,24 @@ Isa parse_isa(std::string_view name) {
 Isa detected_isa() {
   static const Isa detected = detect();
   return detected;
+}
+
+bool has_avx512_vnni() { return vnni_support().avx512; }
+bool has_avx_vnni() { return vnni_support().avx; }
+
+Int8Dot int8_dot_for(Isa isa) {
+  if (isa >= Isa::avx512_bf16 && isa_supported(isa) && has_avx512_vnni()) return Int8Dot::avx512_vnni;
+  if (isa >= Isa::avx2 && isa_supported(Isa::avx2) && has_avx_vnni()) return Int8Dot::avx_vnni;
+  return Int8Dot::portable;
+}
+
+std::string_view int8_dot_name(Int8Dot dot) {
+  switch (dot) {
+    case Int8Dot::portable: return "portable";
+    case Int8Dot::avx_vnni: return "avx-vnni";
+    case Int8Dot::avx512_vnni: return "avx512-vnni";
+  }
+  return "unknown";
 }
 
 bool isa_supported(Isa isa) { return int(isa) <= int(detected_isa()); }

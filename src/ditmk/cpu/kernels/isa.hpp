@@ -23,6 +23,20 @@ Isa detected_isa();
 std::vector<Isa> supported_isas();
 bool isa_supported(Isa isa);
 
+// The int8 dot-product extensions, which do not follow the order above: AVX512-VNNI (vpdpbusd on
+// zmm) comes with every AVX512-BF16 CPU so far, AVX-VNNI (the VEX form on ymm) with some AVX2 CPUs
+// and not with others (Zen 4 has AVX512-VNNI but no AVX-VNNI). Detected once, with the OS's
+// register-state support, like detected_isa().
+bool has_avx512_vnni();
+bool has_avx_vnni();
+
+// The int8 dot product the GEMM runs under an ISA cap: vpdpbusd on zmm where the cap allows AVX-512
+// and the CPU has AVX512-VNNI, vpdpbusd on ymm where it allows AVX2 and the CPU has AVX-VNNI, else
+// plain C++.
+enum class Int8Dot { portable, avx_vnni, avx512_vnni };
+Int8Dot int8_dot_for(Isa isa);
+std::string_view int8_dot_name(Int8Dot dot);  // "portable", "avx-vnni", "avx512-vnni"
+
 // The ISA the kernels use by default: detected_isa() lowered by DITMK_ISA and by limit_isa.
 Isa selected_isa();
 // Lowers selected_isa() to at most the named ISA (a higher name changes nothing).

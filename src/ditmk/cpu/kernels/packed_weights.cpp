@@ -1,10 +1,12 @@
 #include "ditmk/cpu/kernels/packed_weights.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <vector>
 
 #include "ditmk/core/error.hpp"
+#include "ditmk/cpu/kernels/int8_block.hpp"
 #include "ditmk/tt/format/bfp8.hpp"
 
 namespace ditmk::cpu {
@@ -39,6 +41,29 @@ int8_t signed_magnitude(uint8_t exponent, uint8_t mantissa) {
   return int8_t((mantissa & 0x80) ? -magnitude : magnitude);
 }
 
+// K is padded to whole groups of the format: 16 (a bfp8_b group, 8 bf16 pairs) or an int8 block.
+int64_t k_alignment(WeightFormat format) { return format == WeightFormat::int8 ? kInt8Block : kKAlign; }
+
+// Position of (k, column c) inside the values of an int8 block: k quad, then column, then k % 4.
+std::size_t quad_index(int64_t k, int64_t c) { return std::size_t(((k / 4) * kPanelWidth + c) * 4 + k % 4); }
+
+// One column's 32-row block: scale, offset correction and values, at their places in the block.
+void pack_int8_block(const float* values, int64_t count, int64_t c, std::byte* block, std::string_view name, int64_t n,
+                     int64_t k0) {
+  for (int64_t i = 0; i < count; ++i)
+    require(std::isfinite(values[i]), "{}: column {}, row {}: non-finite value {} cannot be quantized to int8", name, n,
+            k0 + i, values[i]);
+  int8_t q[kInt8Block];
+  const float scale = quantize_int8_weights(values, count, q);
+  int32_t sum = 0;
+  for (int64_t i = 0; i < kInt8Block; ++i) {
+    sum += q[i];
+    reinterpret_cast<int8_t*>(block + PackedWeights::kInt8ValuesOffset)[quad_index(i, c)] = q[i];
+  }
+  reinterpret_cast<float*>(block + PackedWeights::kInt8ScalesOffset)[c] = scale;
+  reinterpret_cast<int32_t*>(block + PackedWeights::kInt8CorrectionsOffset)[c] = -128 * sum;
+}
+
 }  // namespace
 
 std::string_view weight_format_name(WeightFormat format) {
@@ -46,14 +71,15 @@ std::string_view weight_format_name(WeightFormat format) {
     case WeightFormat::fp32: return "fp32";
     case WeightFormat::bf16: return "bf16";
     case WeightFormat::bfp8_b: return "bfp8_b";
+    case WeightFormat::int8: return "int8";
   }
   return "unknown";
 }
 
 WeightFormat parse_weight_format(std::string_view name) {
-  for (WeightFormat f : {WeightFormat::fp32, WeightFormat::bf16, WeightFormat::bfp8_b})
+  for (WeightFormat f : {WeightFormat::fp32, WeightFormat::bf16, WeightFormat::bfp8_b, WeightFormat::int8})
     if (name == weight_format_name(f)) return f;
-  fail("weight format: unknown '{}' (fp32, bf16, bfp8_b)", name);
+  fail("weight format: unknown '{}' (fp32, bf16, bfp8_b, int8)", name);
 }
 
 const float* bfp8_step_table() {
@@ -76,11 +102,15 @@ PackedWeights PackedWeights::pack(const TensorView& source, WeightLayout layout,
   w.format_ = format;
   w.n_ = layout == WeightLayout::out_in ? source.shape[0] : source.shape[1];
   w.k_ = layout == WeightLayout::out_in ? source.shape[1] : source.shape[0];
-  w.k_padded_ = (w.k_ + kKAlign - 1) / kKAlign * kKAlign;
+  const int64_t align = k_alignment(format);
+  w.k_padded_ = (w.k_ + align - 1) / align * align;
   const std::size_t panel_values = std::size_t(w.k_padded_ * kPanelWidth);
-  w.panel_bytes_ = format == WeightFormat::fp32   ? panel_values * 4
-                   : format == WeightFormat::bf16 ? panel_values * 2
-                                                  : std::size_t(w.k_padded_ / kKAlign) * kBfp8GroupBytes;
+  switch (format) {
+    case WeightFormat::fp32: w.panel_bytes_ = panel_values * 4; break;
+    case WeightFormat::bf16: w.panel_bytes_ = panel_values * 2; break;
+    case WeightFormat::bfp8_b: w.panel_bytes_ = std::size_t(w.k_padded_ / kKAlign) * kBfp8GroupBytes; break;
+    case WeightFormat::int8: w.panel_bytes_ = std::size_t(w.k_padded_ / kInt8Block) * kInt8GroupBytes; break;
+  }
   w.storage_ = Tensor(DType::U8, {int64_t(w.panel_bytes_) * w.panels()});
 
   const std::vector<float> dense = read_as_n_by_k(source, layout, w.n_, w.k_);
@@ -89,6 +119,15 @@ PackedWeights PackedWeights::pack(const TensorView& source, WeightLayout layout,
     std::byte* panel = w.storage_.bytes() + std::size_t(p) * w.panel_bytes_;
     for (int64_t c = 0; c < kPanelWidth; ++c) {
       const int64_t n = p * kPanelWidth + c;
+      if (format == WeightFormat::int8) {
+        for (int64_t b = 0; b < w.k_padded_ / kInt8Block; ++b) {
+          const int64_t k0 = b * kInt8Block;
+          const int64_t count = n < w.n_ ? std::clamp<int64_t>(w.k_ - k0, 0, kInt8Block) : 0;
+          const float* values = count > 0 ? dense.data() + std::size_t(n * w.k_ + k0) : nullptr;
+          pack_int8_block(values, count, c, panel + std::size_t(b) * kInt8GroupBytes, name, n, k0);
+        }
+        continue;
+      }
       for (int64_t g = 0; g < w.k_padded_ / kKAlign; ++g) {
         float group[kKAlign];
         for (int64_t i = 0; i < kKAlign; ++i) group[i] = at(n, g * kKAlign + i);
@@ -129,8 +168,23 @@ float PackedWeights::value(int64_t n, int64_t k) const {
       const auto q = int8_t(block[kPanelWidth + pair_index(k % kKAlign, c)]);
       return float(q) * bfp8_step_table()[block[c]];
     }
+    case WeightFormat::int8: return float(int8_value(n, k)) * int8_scale(n, k);
   }
   return 0.0f;
+}
+
+int8_t PackedWeights::int8_value(int64_t n, int64_t k) const {
+  require(format_ == WeightFormat::int8 && n >= 0 && n < n_ && k >= 0 && k < k_padded_,
+          "packed weight: no int8 value at ({}, {})", n, k);
+  const std::byte* block = panel(n / kPanelWidth) + std::size_t(k / kInt8Block) * kInt8GroupBytes;
+  return reinterpret_cast<const int8_t*>(block + kInt8ValuesOffset)[quad_index(k % kInt8Block, n % kPanelWidth)];
+}
+
+float PackedWeights::int8_scale(int64_t n, int64_t k) const {
+  require(format_ == WeightFormat::int8 && n >= 0 && n < n_ && k >= 0 && k < k_padded_,
+          "packed weight: no int8 scale at ({}, {})", n, k);
+  const std::byte* block = panel(n / kPanelWidth) + std::size_t(k / kInt8Block) * kInt8GroupBytes;
+  return reinterpret_cast<const float*>(block + kInt8ScalesOffset)[n % kPanelWidth];
 }
 
 }  // namespace ditmk::cpu

@@ -11,7 +11,12 @@
 //   bfp8_b  per 16-row group of K: 32 shared exponent bytes (one per column: a group is 16
 //           consecutive K values of one output column, a dot-product direction), then 8 k pairs of
 //           32 columns of int8 magnitudes in the bf16 pair order. 544 bytes per 512 weights.
-// K is zero-padded to a multiple of 16 (one bfp8 group, 8 bf16 pairs), N to a multiple of 32.
+//   int8    per 32-row block of K (int8_block.hpp): 32 fp32 scales (one per column), 32 int32
+//           offset corrections (-128 x the sum of the column's 32 values: x arrives offset to
+//           unsigned), then 8 k quads x 32 columns x 4 int8, the 4 consecutive k of one column that
+//           one vpdpbusd lane sums. 1280 bytes per 1024 weights.
+// K is zero-padded to a multiple of 16 (one bfp8 group, 8 bf16 pairs; 32 for int8), N to a multiple
+// of 32.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -26,9 +31,9 @@ inline constexpr int64_t kPanelWidth = 32;
 // K is padded to this; one bfp8_b exponent group.
 inline constexpr int64_t kKAlign = 16;
 
-enum class WeightFormat { fp32, bf16, bfp8_b };
+enum class WeightFormat { fp32, bf16, bfp8_b, int8 };
 std::string_view weight_format_name(WeightFormat format);
-// "fp32", "bf16", "bfp8_b"; throws ditmk::Error naming the value otherwise.
+// "fp32", "bf16", "bfp8_b", "int8"; throws ditmk::Error naming the value otherwise.
 WeightFormat parse_weight_format(std::string_view name);
 
 // How the source matrix stores W: [N,K] is nn.Linear's [out, in]; [K,N] is a category-specific
@@ -51,11 +56,20 @@ class PackedWeights {
   std::size_t bytes() const { return storage_.nbytes(); }
   const std::byte* panel(int64_t index) const { return storage_.bytes() + std::size_t(index) * panel_bytes_; }
 
-  // The weight W[n][k] exactly as the kernels multiply it (after rounding or quantisation).
+  // The weight W[n][k] as the kernels multiply it (after rounding or quantisation; for int8 the
+  // fp32 product of its integer and its block's scale, which the kernels never form).
   float value(int64_t n, int64_t k) const;
+  // int8 only: the integer of W[n][k] and the scale of its block.
+  int8_t int8_value(int64_t n, int64_t k) const;
+  float int8_scale(int64_t n, int64_t k) const;
 
-  // Byte offsets inside one bfp8_b group block of a panel.
+  // Bytes of one bfp8_b group block of a panel.
   static constexpr std::size_t kBfp8GroupBytes = kPanelWidth + kPanelWidth * kKAlign;
+  // Bytes of one int8 block of a panel, and where its parts start.
+  static constexpr std::size_t kInt8ScalesOffset = 0;
+  static constexpr std::size_t kInt8CorrectionsOffset = kPanelWidth * sizeof(float);
+  static constexpr std::size_t kInt8ValuesOffset = kInt8CorrectionsOffset + kPanelWidth * sizeof(int32_t);
+  static constexpr std::size_t kInt8GroupBytes = kInt8ValuesOffset + kPanelWidth * 32;
 
  private:
   WeightFormat format_ = WeightFormat::bf16;

@@ -5,11 +5,26 @@
 #include <limits>
 
 #include "ditmk/tt/emu/launch_state.hpp"
+#include "ditmk/tt/emu/timing_params.hpp"
 #include "ditmk/tt/format/codec.hpp"
 
 namespace ditmk::tt::emu {
 
+void record_compute(double cycles, bool matmul) {
+  ProcessorLog* log = current().log;
+  if (!log) return;
+  if (log->ops.empty() || log->ops.back().kind != OpKind::compute) log->ops.push_back({OpKind::compute});
+  TimedOp& op = log->ops.back();
+  op.cost += cycles;
+  (matmul ? op.a : op.b) += 1;
+}
+
 namespace {
+
+const TimingParams& tp() { return blackhole_timing(); }
+double phases() { return double(chip().program->math_fidelity); }
+// what the unpacker, FPU and call overhead of one tile call cost beside the FPU's own cycles
+double fpu_call(double fpu_cycles) { return fpu_cycles + tp().tile_call_cycles; }
 
 ProcessorRuntime& trisc(std::string_view call) {
   ProcessorRuntime& p = current();
@@ -87,6 +102,7 @@ void binary(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint
   const TwoOperands t = unpack_two(cb_a, cb_b, tile_a, tile_b, dst, call);
   const float *a = t.a, *b = t.b;
   float* out = t.out;
+  record_compute(fpu_call(tp().fpu_eltwise_cycles * (call == "mul_tiles" ? phases() : 1.0)), false);
   for (int r = 0; r < kTile; ++r) {
     for (int c = 0; c < kTile; ++c) {
       const int br = broadcast == Broadcast::row || broadcast == Broadcast::scalar ? 0 : r;
@@ -97,10 +113,11 @@ void binary(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint
 }
 
 template <typename Op>
-void unary(uint32_t dst, std::string_view call, Op op) {
+void unary(uint32_t dst, std::string_view call, double cycles, Op op) {
   ProcessorRuntime& p = trisc(call);
   require_state(p, DstState::acquired, call, "acquired");
   float* values = dst_tile(p, dst, call);
+  record_compute(cycles, false);
   for (int i = 0; i < kTileElems; ++i) values[i] = op(values[i]);
 }
 
@@ -135,6 +152,19 @@ void copy_tile(uint32_t cb, uint32_t tile, uint32_t dst) {
   ProcessorRuntime& p = trisc("copy_tile");
   require_state(p, DstState::acquired, "copy_tile", "acquired");
   unpack(cb, tile, dst_tile(p, dst, "copy_tile"), "copy_tile");
+  record_compute(tp().unpack_tile_cycles, false);
+}
+
+void transpose_wh_tile(uint32_t cb, uint32_t tile, uint32_t dst) {
+  constexpr std::string_view call = "transpose_wh_tile";
+  ProcessorRuntime& p = trisc(call);
+  require_state(p, DstState::acquired, call, "acquired");
+  float* in = p.operand.data();
+  unpack(cb, tile, in, call);
+  float* out = dst_tile(p, dst, call);
+  for (int r = 0; r < kTile; ++r)
+    for (int c = 0; c < kTile; ++c) out[c * kTile + r] = in[r * kTile + c];
+  record_compute(tp().unpack_tile_cycles, false);
 }
 
 void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst) {
@@ -142,6 +172,7 @@ void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b
   const TwoOperands t = unpack_two(cb_a, cb_b, tile_a, tile_b, dst, call);
   const float *a = t.a, *b = t.b;
   float* out = t.out;
+  record_compute(fpu_call(tp().fpu_matmul_cycles * phases()), true);
   // k ascending for every output element: the order a host reference can reproduce exactly
   for (int r = 0; r < kTile; ++r) {
     float* row = out + r * kTile;
@@ -178,6 +209,7 @@ void reduce_tile(ReduceFunc func, ReduceDim dim, uint32_t cb, uint32_t tile, uin
   auto combine = [func](float acc, float v) { return func == ReduceFunc::sum ? acc + v : std::max(acc, v); };
   float* out = dst_tile(p, dst, call);
   std::fill(out, out + kTileElems, 0.0f);
+  record_compute(fpu_call(tp().fpu_reduce_cycles * (func == ReduceFunc::sum ? phases() : 1.0)), false);
   if (dim == ReduceDim::row) {
     for (int r = 0; r < kTile; ++r) {
       float acc = start;
@@ -197,15 +229,17 @@ void reduce_tile(ReduceFunc func, ReduceDim dim, uint32_t cb, uint32_t tile, uin
   }
 }
 
-void exp_tile(uint32_t dst) { unary(dst, "exp_tile", [](float x) { return std::exp(x); }); }
-void recip_tile(uint32_t dst) { unary(dst, "recip_tile", [](float x) { return 1.0f / x; }); }
-void sqrt_tile(uint32_t dst) { unary(dst, "sqrt_tile", [](float x) { return std::sqrt(x); }); }
-void rsqrt_tile(uint32_t dst) { unary(dst, "rsqrt_tile", [](float x) { return 1.0f / std::sqrt(x); }); }
+void exp_tile(uint32_t dst) { unary(dst, "exp_tile", tp().sfpu_exp_cycles, [](float x) { return std::exp(x); }); }
+void recip_tile(uint32_t dst) { unary(dst, "recip_tile", tp().sfpu_recip_cycles, [](float x) { return 1.0f / x; }); }
+void sqrt_tile(uint32_t dst) { unary(dst, "sqrt_tile", tp().sfpu_sqrt_cycles, [](float x) { return std::sqrt(x); }); }
+void rsqrt_tile(uint32_t dst) {
+  unary(dst, "rsqrt_tile", tp().sfpu_rsqrt_cycles, [](float x) { return 1.0f / std::sqrt(x); });
+}
 void silu_tile(uint32_t dst) {
-  unary(dst, "silu_tile", [](float x) { return x / (1.0f + std::exp(-x)); });
+  unary(dst, "silu_tile", tp().sfpu_silu_cycles, [](float x) { return x / (1.0f + std::exp(-x)); });
 }
 void gelu_tile(uint32_t dst) {
-  unary(dst, "gelu_tile", [](float x) {
+  unary(dst, "gelu_tile", tp().sfpu_gelu_cycles, [](float x) {
     constexpr float kSqrt2OverPi = 0.7978845608028654f;
     return 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * (x + 0.044715f * x * x * x)));
   });
@@ -227,6 +261,7 @@ void pack_tile(uint32_t dst, uint32_t id) {
   tt::pack_tile(cb.config->format, ordered, l1_bytes(index, address));
   chip().memory[index].written.mark(address, cb.config->page_bytes);
   ++cb.packed;
+  record_compute(tp().pack_tile_cycles, false);
 }
 
 }  // namespace ditmk::tt::emu

@@ -17,6 +17,8 @@ void tile_regs_release();
 
 // DST[dst] = tile
 void copy_tile(uint32_t cb, uint32_t tile, uint32_t dst);
+// DST[dst] = the tile transposed (rows become columns), as the unpacker's transpose does
+void transpose_wh_tile(uint32_t cb, uint32_t tile, uint32_t dst);
 // DST[dst] += A(tile_a) x B(tile_b), fp32 accumulation
 void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst);
 

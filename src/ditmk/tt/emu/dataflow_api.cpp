@@ -4,6 +4,7 @@
 
 #include "ditmk/tt/emu/launch_state.hpp"
 #include "ditmk/tt/emu/noc_address.hpp"
+#include "ditmk/tt/emu/timing_params.hpp"
 
 namespace ditmk::tt::emu {
 
@@ -133,7 +134,15 @@ void write_multicast(uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t num_
   t.address = a.address;
   t.data.assign(l1_bytes(core_idx(), src_l1), l1_bytes(core_idx(), src_l1) + size);
   count_noc(core_idx(), t.core_indices, size);
+  record({OpKind::noc_mcast, loopback, pack_rect(a.x0, a.y0, a.x1, a.y1), size, num_dests});
   current().writes.push_back(std::move(t));
+}
+
+// A data mover reading or writing L1 itself, a word at a time.
+void record_mover_bytes(uint32_t bytes) {
+  if (current().processor != Processor::trisc) {
+    record({OpKind::mover, false, 0, 0, 0, bytes / blackhole_timing().risc_l1_bytes_per_cycle});
+  }
 }
 
 }  // namespace
@@ -179,6 +188,7 @@ void cb_reserve_back(uint32_t id, uint32_t pages) {
           pages, cb.pages);
   }
   require_window(cb, cb.wr_page, pages, "cb_reserve_back");
+  record({OpKind::cb_reserve, false, id, pages});
   CbRuntime* p = &cb;
   wait_until([p, pages] { return p->free_pages() >= pages; },
              [p, pages] { return fmt::format("cb_reserve_back(cb {}, {}): {}", p->name(), pages, p->state()); });
@@ -194,6 +204,7 @@ void cb_push_back(uint32_t id, uint32_t pages) {
   }
   require_window(cb, cb.wr_page, pages, "cb_push_back");
   cb.pushed += pages;
+  record({OpKind::cb_push, false, id, pages});
   cb.wr_page = (cb.wr_page + pages) % cb.pages;
   cb.reserved = cb.reserved > pages ? cb.reserved - pages : 0;
   cb.packed = 0;
@@ -207,6 +218,7 @@ void cb_wait_front(uint32_t id, uint32_t pages) {
           cb.name(), pages, cb.pages);
   }
   require_window(cb, cb.rd_page, pages, "cb_wait_front");
+  record({OpKind::cb_wait, false, id, pages});
   CbRuntime* p = &cb;
   wait_until([p, pages] { return p->occupied() >= pages; },
              [p, pages] { return fmt::format("cb_wait_front(cb {}, {}): {}", p->name(), pages, p->state()); });
@@ -219,6 +231,7 @@ void cb_pop_front(uint32_t id, uint32_t pages) {
           pages, cb.occupied(), cb.state());
   }
   cb.popped += pages;
+  record({OpKind::cb_pop, false, id, pages});
   cb.rd_page = (cb.rd_page + pages) % cb.pages;
 }
 
@@ -236,12 +249,14 @@ void l1_write(uint32_t address, const void* bytes, uint32_t size) {
   local_region(address, size, "l1_write");
   std::memcpy(l1_bytes(core_idx(), address), bytes, size);
   chip().memory[core_idx()].written.mark(address, size);
+  record_mover_bytes(size);
 }
 
 void l1_read(uint32_t address, void* bytes, uint32_t size) {
   local_region(address, size, "l1_read");
   require_written_l1(core_idx(), address, size, "l1_read");
   std::memcpy(bytes, l1_bytes(core_idx(), address), size);
+  record_mover_bytes(size);
 }
 
 uint64_t get_noc_addr(uint32_t x, uint32_t y, uint32_t address) {
@@ -281,6 +296,7 @@ void noc_async_read(uint64_t src, uint32_t dst_l1, uint32_t size) {
     t.data.assign(from, from + size);
     count_dram(buffer, a.x0, size, false);
     count_noc(UINT32_MAX, t.core_indices, size);
+    record({OpKind::noc_read, buffer.format == TileFormat::bfp8_b, dram_endpoint(a.x0), size});
   } else if (a.target == NocTarget::core) {
     const CoreRuntime& source = target_core(a.x0, a.y0, call);
     const uint32_t index = core_index(source.coord);
@@ -291,6 +307,7 @@ void noc_async_read(uint64_t src, uint32_t dst_l1, uint32_t size) {
     require_written_l1(index, a.address, size, call);
     t.data.assign(l1_bytes(index, a.address), l1_bytes(index, a.address) + size);
     count_noc(index, t.core_indices, size);
+    record({OpKind::noc_read, false, index, size});
   } else {
     raise(FaultKind::bad_call, "{}: a multicast address cannot be read", call);
   }
@@ -312,6 +329,7 @@ void noc_async_write(uint32_t src_l1, uint64_t dst, uint32_t size) {
     t.bank = a.x0;
     count_dram(buffer, a.x0, size, true);
     count_noc(core_idx(), {}, size);
+    record({OpKind::noc_write, buffer.format == TileFormat::bfp8_b, dram_endpoint(a.x0), size});
   } else if (a.target == NocTarget::core) {
     const CoreRuntime& target = target_core(a.x0, a.y0, call);
     if (!target.find(a.address, size)) {
@@ -320,6 +338,7 @@ void noc_async_write(uint32_t src_l1, uint64_t dst, uint32_t size) {
     }
     t.core_indices = {core_index(target.coord)};
     count_noc(core_idx(), t.core_indices, size);
+    record({OpKind::noc_write, false, core_index(target.coord), size});
   } else {
     raise(FaultKind::bad_call, "{}: use noc_async_write_multicast for a multicast address", call);
   }
@@ -337,12 +356,14 @@ void noc_async_write_multicast_loopback_src(uint32_t src_l1, uint64_t dst, uint3
 
 void noc_async_read_barrier() {
   require_dataflow("noc_async_read_barrier");
+  record({OpKind::read_barrier});
   for (PendingTransfer& t : current().reads) deliver(t);
   current().reads.clear();
 }
 
 void noc_async_write_barrier() {
   require_dataflow("noc_async_write_barrier");
+  record({OpKind::write_barrier});
   for (PendingTransfer& t : current().writes) deliver(t);
   current().writes.clear();
 }
@@ -360,6 +381,7 @@ void semaphore_wait(uint32_t sem_addr, uint32_t value, bool at_least, std::strin
   const std::string what = fmt::format("{}(semaphore '{}' #{} {} {})", call, sem.name, sem.id,
                                        at_least ? ">=" : "==", value);
   // the scheduler evaluates the wait outside the fiber: capture the word itself
+  record({OpKind::sem_wait, at_least, 0, sem.id, value});
   const std::byte* word = l1_bytes(index, sem_addr);
   auto load = [word] {
     uint32_t now;
@@ -380,8 +402,9 @@ void noc_semaphore_wait_min(uint32_t sem_addr, uint32_t value) {
 }
 
 void noc_semaphore_set(uint32_t sem_addr, uint32_t value) {
-  semaphore_at(core(), sem_addr, "noc_semaphore_set");
+  const SemaphoreConfig& sem = semaphore_at(core(), sem_addr, "noc_semaphore_set");
   write_word(core_idx(), sem_addr, value);
+  record({OpKind::sem_set, false, 0, sem.id, value});
 }
 
 void noc_semaphore_inc(uint64_t sem_noc_addr, uint32_t increment) {
@@ -390,10 +413,11 @@ void noc_semaphore_inc(uint64_t sem_noc_addr, uint32_t increment) {
   const NocAddress a = decode(sem_noc_addr);
   if (a.target != NocTarget::core) raise(FaultKind::bad_call, "{}: the address is not one core's", call);
   const CoreRuntime& target = target_core(a.x0, a.y0, call);
-  semaphore_at(target, a.address, call);
+  const SemaphoreConfig& sem = semaphore_at(target, a.address, call);
   const uint32_t index = core_index(target.coord);
   write_word(index, a.address, read_word(index, a.address) + increment);
   count_noc(core_idx(), {index}, sizeof(uint32_t));
+  record({OpKind::sem_inc, false, index, sem.id, increment});
 }
 
 void noc_semaphore_set_multicast(uint32_t src_sem_addr, uint64_t dst, uint32_t num_dests) {
@@ -403,11 +427,13 @@ void noc_semaphore_set_multicast(uint32_t src_sem_addr, uint64_t dst, uint32_t n
   const uint32_t value = read_word(core_idx(), src_sem_addr);
   const NocAddress a = decode(dst);
   const std::vector<uint32_t> targets = multicast_targets(a, sizeof(uint32_t), num_dests, false, call);
+  uint32_t sem_id = 0;
   for (uint32_t index : targets) {
-    semaphore_at(chip().cores[index], a.address, call);
+    sem_id = semaphore_at(chip().cores[index], a.address, call).id;
     write_word(index, a.address, value);
   }
   count_noc(core_idx(), targets, sizeof(uint32_t));
+  record({OpKind::sem_mcast, false, pack_rect(a.x0, a.y0, a.x1, a.y1), sem_id, value});
 }
 
 }  // namespace ditmk::tt::emu

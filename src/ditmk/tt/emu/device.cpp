@@ -6,6 +6,7 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/emu/launch_state.hpp"
+#include "ditmk/tt/emu/profiler_api.hpp"
 
 namespace ditmk::tt::emu {
 
@@ -29,6 +30,7 @@ const CbConfig& find_cb(const Program& program, CoreCoord core, std::string_view
 void reset_for_launch(ChipState& chip) {
   const Program& program = *chip.program;
   chip.counters = Counters{};
+  chip.timing_log = TimingLog{};
   for (CoreCoord coord : program.cores) {
     const uint32_t index = core_index(coord);
     CoreRuntime& core = chip.cores[index];
@@ -49,11 +51,16 @@ void reset_for_launch(ChipState& chip) {
 void start_processors(ChipState& chip) {
   chip.processors.clear();
   const Program& program = *chip.program;
+  if (chip.timing) chip.timing_log.processors.reserve(program.cores.size() * 3);
   for (CoreCoord coord : program.cores) {
     for (Processor processor : {Processor::ncrisc, Processor::brisc, Processor::trisc}) {
       auto p = std::make_unique<ProcessorRuntime>();
       p->core = &chip.cores[core_index(coord)];
       p->processor = processor;
+      if (chip.timing) {
+        chip.timing_log.processors.push_back({core_index(coord), processor, {}});
+        p->log = &chip.timing_log.processors.back();
+      }
       ProcessorRuntime* self = p.get();
       p->fiber = std::make_unique<Fiber>(
           [self, &program] {
@@ -135,6 +142,16 @@ void collect_high_water(ChipState& chip) {
 }  // namespace
 
 ChipState& chip() { return *running_chip; }
+
+DeviceZone::DeviceZone(std::string_view name) {
+  if (!running_processor || !running_processor->log) return;
+  running_processor->log->ops.push_back({OpKind::zone_begin, false, running_chip->timing_log.zone_id(name)});
+  open_ = true;
+}
+
+DeviceZone::~DeviceZone() {
+  if (open_ && running_processor && running_processor->log) running_processor->log->ops.push_back({OpKind::zone_end});
+}
 ProcessorRuntime& current() { return *running_processor; }
 void set_current(ChipState* chip, ProcessorRuntime* processor) {
   running_chip = chip;
@@ -285,6 +302,8 @@ std::vector<std::byte> Device::read_cb(CoreCoord core, std::string_view cb_name)
   return {begin, begin + cb.total_bytes};
 }
 
+void Device::set_timing(bool on) { chip_->timing = on; }
+
 LaunchReport Device::launch() {
   require(chip_->program != nullptr, "launch: no program loaded");
   ChipState& chip = *chip_;
@@ -299,6 +318,10 @@ LaunchReport Device::launch() {
   collect_high_water(chip);
   report.counters = chip.counters;
   report.bound = time_lower_bound(report.counters);
+  if (chip.timing && report.clean()) {
+    report.timing = std::make_shared<const TimingResult>(model_timing(chip.timing_log, *chip.program, blackhole_timing()));
+  }
+  chip.timing_log = TimingLog{};
   return report;
 }
 

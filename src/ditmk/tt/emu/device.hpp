@@ -13,6 +13,7 @@
 #include "ditmk/tt/emu/dram.hpp"
 #include "ditmk/tt/emu/fault.hpp"
 #include "ditmk/tt/emu/program.hpp"
+#include "ditmk/tt/emu/timing_model.hpp"
 
 namespace ditmk::tt::emu {
 
@@ -20,6 +21,7 @@ struct LaunchReport {
   std::vector<Fault> faults;  // empty when the launch ran clean; at most one otherwise (it stops)
   Counters counters;
   TimeBound bound;
+  std::shared_ptr<const TimingResult> timing;  // when the device times its launches and it ran clean
   bool clean() const { return faults.empty(); }
 };
 nlohmann::json to_json(const LaunchReport& report);
@@ -47,6 +49,10 @@ class Device {
                 uint32_t offset = 0);
   // The bytes of a CB on one core; throws ditmk::Error when any of them was never written.
   std::vector<std::byte> read_cb(CoreCoord core, std::string_view cb_name) const;
+
+  // Launches record what they do and the timing model predicts their time on the chip (the
+  // report's `timing`); off by default, as it costs memory and a replay.
+  void set_timing(bool on);
 
   // Runs the loaded program once on every core. Never hangs and never throws for a faulty program:
   // the first fault stops the launch and is returned in the report.

@@ -1,7 +1,8 @@
 #pragma once
 // The emulator's Program from the plan's ProgramSpec (ditmk/tt/plan): CBs at the L1 addresses the
-// plan placed them on each kernel group, the seed's semaphores, named compile-time args, role
-// flags, common and per-core runtime args; the kernel is the caller's.
+// plan placed them on each kernel group, the seed's semaphores, named compile-time args (with the
+// NoC coordinates a device loader resolves), role flags, common and per-core runtime args; the
+// kernel is the caller's.
 #include "ditmk/tt/emu/program.hpp"
 #include "ditmk/tt/plan/program_spec.hpp"
 

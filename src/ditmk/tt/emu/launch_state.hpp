@@ -16,6 +16,7 @@
 #include "ditmk/tt/emu/fault.hpp"
 #include "ditmk/tt/emu/fiber.hpp"
 #include "ditmk/tt/emu/program.hpp"
+#include "ditmk/tt/emu/timing_log.hpp"
 #include "ditmk/tt/emu/written_map.hpp"
 
 namespace ditmk::tt::emu {
@@ -89,6 +90,7 @@ struct ProcessorRuntime {
   DstState dst_state = DstState::released;
   std::vector<float> dst;      // kDstTiles tiles, row-major 32x32 each
   std::vector<float> operand;  // scratch for two unpacked operand tiles
+  ProcessorLog* log = nullptr;   // set when the launch times itself
   std::string where() const {
     return fmt::format("core {} {}", core_name(core->coord), processor_name(processor));
   }
@@ -101,6 +103,8 @@ struct ChipState {
   std::vector<CoreRuntime> cores = std::vector<CoreRuntime>(kNumCores);
   std::vector<std::unique_ptr<ProcessorRuntime>> processors;
   Counters counters;
+  bool timing = false;
+  TimingLog timing_log;
 };
 
 // The chip and processor whose fiber is running (set by the scheduler around each resume).
@@ -125,5 +129,12 @@ std::byte* l1_bytes(uint32_t core_index, uint32_t address);
 // Faults when any byte of the range on that core was never written this launch.
 void require_written_l1(uint32_t core_index, uint32_t address, uint32_t size, std::string_view what);
 void deliver(PendingTransfer& transfer);
+
+// Timing records of the running processor (no-ops when the launch does not time itself). Compute
+// costs add up into the previous record while nothing else happened in between.
+inline void record(const TimedOp& op) {
+  if (ProcessorLog* log = current().log) log->ops.push_back(op);
+}
+void record_compute(double cycles, bool matmul);
 
 }  // namespace ditmk::tt::emu

@@ -43,6 +43,10 @@ struct RoleFlag {
 
 using Kernel = std::function<void()>;
 
+// The compute kernel's math fidelity: how many passes the FPU makes per multiply (timing only; the
+// emulated math is exact fp32).
+enum class MathFidelity : uint8_t { lofi = 1, hifi2 = 2, hifi3 = 3, hifi4 = 4 };
+
 struct Program {
   std::string name;
   std::vector<CoreCoord> cores;  // the cores the kernel runs on
@@ -52,6 +56,7 @@ struct Program {
   std::vector<RoleFlag> role_flags;
   std::vector<uint32_t> common_args;
   std::map<CoreCoord, std::vector<uint32_t>> core_args;
+  MathFidelity math_fidelity = MathFidelity::hifi4;  // tt-metal's default compute config
   Kernel kernel;
 };
 

@@ -26,7 +26,7 @@ LayoutConfig observation_layout(const model::ModelConfig& config, const model::O
 }
 
 std::vector<std::byte> head_key_tiles(const ArenaLayout& layout, const Matrix<double>& kv,
-                                      const std::vector<int>& keys, int chunks) {
+                                      const std::vector<int>& keys, int chunks, bool transposed) {
   require(int(keys.size()) <= chunks * kKeyChunk, "{} admissible keys exceed the {} planned key slots",
           keys.size(), chunks * kKeyChunk);
   const int key_tiles = 2 * chunks;
@@ -41,7 +41,8 @@ std::vector<std::byte> head_key_tiles(const ArenaLayout& layout, const Matrix<do
           for (int j = 0; j < kTile; ++j) {
             const int dim = d * kTile + j;
             const bool real = slot < int(keys.size()) && dim < hd;
-            block[i * kTile + j] = real ? float(kv(keys[slot], h * hd + dim)) : 0.0f;
+            const float value = real ? float(kv(keys[slot], h * hd + dim)) : 0.0f;
+            block[transposed ? j * kTile + i : i * kTile + j] = value;
           }
         }
         tilize_tile(block.data(), kTile, tile.data());

@@ -1,8 +1,8 @@
 #pragma once
 // The per-call io tensors of the megakernel, from the shared precompute (model/precompute.hpp) run
-// in float64 and stored the way the kernel reads them: the hoisted cross K/V of each cross block
-// with the admissible keys of its key set first (padded to whole 64-key chunks, head_dim padded to
-// 64), the additive masks, the state token and the Euler state.
+// in float64 and stored the way the kernel reads them: the hoisted cross K (as K^T tiles) and V of
+// each cross block with the admissible keys of its key set first (padded to whole 64-key chunks,
+// head_dim padded to 64), the additive masks, the state token and the Euler state.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -22,9 +22,10 @@ LayoutConfig observation_layout(const model::ModelConfig& config, const model::O
 std::vector<int> admissible_keys(const model::Observation& obs, model::KeySet keys, bool mask_padding);
 
 // bf16 tiles of a head-major [32 heads][chunks * 64 keys][64 dims] tensor: tile (h, key tile, d)
-// at page (h * key_tiles + key tile) * 2 + d. `kv` is [tokens, width]; key slot j holds token keys[j].
+// at page (h * key_tiles + key tile) * 2 + d, each stored transposed when `transposed` (K: the
+// kernel multiplies by K^T tiles). `kv` is [tokens, width]; key slot j holds token keys[j].
 std::vector<std::byte> head_key_tiles(const ArenaLayout& layout, const Matrix<double>& kv,
-                                      const std::vector<int>& keys, int chunks);
+                                      const std::vector<int>& keys, int chunks, bool transposed);
 
 // [rows, cols] bf16 row-major; key slot j of every row is 0 when j < admissible, else kMaskedScore.
 std::vector<std::byte> key_mask_rows(int rows, int cols, int admissible);

@@ -1,5 +1,9 @@
 #include "ditmk/tt/kernel/data_movers.hpp"
 
+#include <fmt/format.h>
+
+#include "ditmk/tt/plan/core_map.hpp"
+
 namespace ditmk::tt::kernel {
 
 using namespace emu;
@@ -67,25 +71,36 @@ void setup_constants(Ctx& x) {
 }
 
 void publish_landing_ring(Ctx& x) {
-  x.land_base = get_write_ptr(x.cb_land);
-  noc_semaphore_set(x.sem_land, x.land_base);
-  noc_semaphore_set_multicast(x.sem_land, mcast_rect(x.sem_land), mcast_receivers());
+  const uint32_t sem = x.sem_land[x.hub_index];
+  noc_semaphore_set(sem, x.land[x.hub_index]);
+  noc_semaphore_set_multicast(sem, mcast_rect(sem), mcast_receivers());
 }
 
-void learn_landing_ring(Ctx& x) {
-  noc_semaphore_wait_min(x.sem_land, 1);
-  x.land_base = read_semaphore(x.sem_land);
+void learn_landing_rings(Ctx& x) {
+  for (uint32_t hub = 0; hub < (x.seed() ? 2u : 1u); ++hub) {
+    noc_semaphore_wait_min(x.sem_land[hub], 1);
+    x.land[hub] = read_semaphore(x.sem_land[hub]);
+  }
 }
 
-Bf16Tile read_row_tile(Ctx& x, uint32_t table, uint32_t row_bytes, uint32_t row, uint32_t col_tile) {
+std::vector<Bf16Tile> read_row_tiles(Ctx& x, uint32_t table, uint32_t row_bytes,
+                                     const std::vector<std::pair<uint32_t, uint32_t>>& rows_and_col_tiles) {
   const uint32_t scratch = get_write_ptr(x.cb_bias1);
   const InterleavedAddrGen rows{table, row_bytes};
-  noc_async_read(rows.get_noc_addr(row, col_tile * kRowChunkBytes), scratch, kRowChunkBytes);
+  for (std::size_t i = 0; i < rows_and_col_tiles.size(); ++i) {
+    const auto [row, col_tile] = rows_and_col_tiles[i];
+    noc_async_read(rows.get_noc_addr(row, col_tile * kRowChunkBytes), scratch + uint32_t(i) * kRowChunkBytes,
+                   kRowChunkBytes);
+  }
   noc_async_read_barrier();
-  x.cfg.trace->io_read_bytes += kRowChunkBytes;
-  uint16_t values[32];
-  l1_read(scratch, values, kRowChunkBytes);
-  return row_tile(values);
+  x.cfg.trace->io_read_bytes += rows_and_col_tiles.size() * kRowChunkBytes;
+  std::vector<Bf16Tile> tiles;
+  for (std::size_t i = 0; i < rows_and_col_tiles.size(); ++i) {
+    uint16_t values[32];
+    l1_read(scratch + uint32_t(i) * kRowChunkBytes, values, kRowChunkBytes);
+    tiles.push_back(row_tile(values));
+  }
+  return tiles;
 }
 
 Bf16Tile read_rows_tile(Ctx& x, uint32_t table, uint32_t row_bytes, const int* rows, uint32_t col_tile) {
@@ -112,44 +127,104 @@ void push_tiles(uint32_t cb, const std::vector<Bf16Tile>& tiles, uint32_t window
   cb_push_back(cb, window);
 }
 
-void contribute(Ctx& x, uint32_t src_l1, const std::vector<std::pair<uint32_t, uint32_t>>& tiles) {
+void local_copy(uint32_t src_l1, uint32_t dst_l1, uint32_t bytes) {
+  const CoreCoord me = my_core();
+  noc_async_read(get_noc_addr(me.x, me.y, src_l1), dst_l1, bytes);
+  noc_async_read_barrier();
+}
+
+std::string gather_zone(uint32_t hub, uint32_t round) { return fmt::format("gather {}.{}", hub, round); }
+std::string round_zone(uint32_t hub, uint32_t round) { return fmt::format("round {}.{}", hub, round); }
+
+void contribute(Ctx& x, uint32_t hub, uint32_t src_l1, const std::vector<std::pair<uint32_t, uint32_t>>& tiles,
+                uint32_t ahead) {
+  const DeviceZone zone(gather_zone(hub, x.rounds[hub] + 1 + ahead));
   for (const auto& [offset, page] : tiles) {
-    noc_async_write(src_l1 + offset * kBf16TileBytes, x.hub_noc(x.land_base + page * kBf16TileBytes),
+    noc_async_write(src_l1 + offset * kBf16TileBytes, x.hub_noc(hub, x.land[hub] + page * kBf16TileBytes),
                     kBf16TileBytes);
   }
   noc_async_write_barrier();
-  noc_semaphore_inc(x.hub_noc(x.sem_gather), 1);
+  noc_semaphore_inc(x.hub_noc(hub, x.sem_gather), 1);
 }
 
 void hub_gather(Ctx& x, uint32_t contributors) {
-  if (!x.hub || !x.is(Processor::brisc)) return;
-  x.gathered += contributors;
-  noc_semaphore_wait_min(x.sem_gather, x.gathered);
+  // the NCRISC of a seed hub counts too: its own waits are cumulative over every gather
+  if (!x.hub || x.hub_index != 0 || !(x.is(Processor::brisc) || (x.seed() && x.is(Processor::ncrisc)))) return;
+  x.gathered[0] += contributors;
+  if (x.is(Processor::brisc)) noc_semaphore_wait_min(x.sem_gather, x.gathered[0]);
 }
 
-void mcast_round(Ctx& x, uint32_t contributors, uint32_t pages, uint32_t source, uint32_t dram_out) {
-  if (!x.is(Processor::brisc)) return;
-  ++x.rounds;
-  if (x.hub) {
-    hub_gather(x, contributors);
-    const uint32_t from = source ? source : x.land_base;
-    // every compute core has reserved its cb_a: the previous round's data is consumed everywhere
-    noc_semaphore_wait_min(x.sem_mcast_sender, x.rounds * named("n_compute"));
-    const uint32_t cb_a = get_write_ptr(x.cb_a);
-    noc_async_write_multicast(from, mcast_rect(cb_a), pages * kBf16TileBytes, mcast_receivers());
-    if (dram_out) {
-      const InterleavedAddrGen out{dram_out, kBf16TileBytes};
-      for (uint32_t p = 0; p < pages; ++p) noc_async_write(from + p * kBf16TileBytes, out.get_noc_addr(p), kBf16TileBytes);
+namespace {
+
+// The hub's part of a round: wait for the gather and the credits, multicast, announce.
+void hub_send(Ctx& x, const HubRound& r) {
+  const uint32_t h = r.hub;
+  const bool split = x.seed() && r.from == 0;
+  x.gathered[h] += r.contributors;
+  if (x.is(Processor::ncrisc) && !split) return;
+  const DeviceZone zone(fmt::format("multicast {}.{}", h, x.rounds[h]));
+  noc_semaphore_wait_min(x.sem_gather, x.gathered[h]);
+  // every compute core has room for the round: the previous one in that cb_a window is consumed
+  noc_semaphore_wait_min(x.sem_ready[h], x.rounds[h] * named("n_compute"));
+  const uint32_t from = r.from ? r.from : x.land[h] + r.land_page * kBf16TileBytes;
+  if (r.to_part) {
+    // the compute cores only, through the rectangles that cover them, two per data mover
+    const uint32_t part = x.cfg.compute_cb_address.at("cb_part");
+    std::vector<Core> cores;
+    for (CoreCoord c : x.cfg.compute_cores) cores.push_back({int(c.x), int(c.y)});
+    const std::vector<CoreRange> rects = to_ranges(cores);
+    for (std::size_t i = x.is(Processor::ncrisc) ? 0 : 1; i < rects.size(); i += 2) {
+      const CoreRange& c = rects[i];
+      const uint32_t dests = uint32_t((c.end.x - c.start.x + 1) * (c.end.y - c.start.y + 1));
+      noc_async_write_multicast(from, get_noc_multicast_addr(c.start.x, c.start.y, c.end.x, c.end.y, part),
+                                r.pages * kBf16TileBytes, dests);
     }
-    noc_async_write_barrier();
-    noc_semaphore_set(x.sem_mcast_receiver, x.rounds);
-    noc_semaphore_set_multicast(x.sem_mcast_receiver, mcast_rect(x.sem_mcast_receiver), mcast_receivers());
+  } else {
+    const uint32_t half = split ? r.pages / 2 : 0;
+    const uint32_t first = x.is(Processor::ncrisc) ? 0 : half;
+    const uint32_t count = x.is(Processor::ncrisc) ? half : r.pages - half;
+    const uint32_t a_base = get_write_ptr(x.cb_a) + r.a_page * kBf16TileBytes;
+    noc_async_write_multicast(from + first * kBf16TileBytes, mcast_rect(a_base + first * kBf16TileBytes),
+                              count * kBf16TileBytes, mcast_receivers());
+  }
+  if (r.dram_out && x.is(Processor::brisc)) {
+    const InterleavedAddrGen out{r.dram_out, kBf16TileBytes};
+    for (uint32_t p = 0; p < r.pages; ++p)
+      noc_async_write(from + p * kBf16TileBytes, out.get_noc_addr(p), kBf16TileBytes);
+  }
+  noc_async_write_barrier();
+  if (x.is(Processor::ncrisc)) {
+    noc_semaphore_set(x.sem_hub_done, x.rounds[h]);
     return;
   }
-  if (!x.compute) return;
+  if (split) noc_semaphore_wait_min(x.sem_hub_done, x.rounds[h]);
+  const uint32_t sem = x.sem_round[h];
+  noc_semaphore_set(sem, x.rounds[h]);
+  noc_semaphore_set_multicast(sem, mcast_rect(sem), mcast_receivers());
+}
+
+}  // namespace
+
+void hub_round(Ctx& x, const HubRound& r) {
+  const bool hub_side = x.hub && x.hub_index == r.hub;
+  const bool takes_part =
+      x.is(Processor::brisc) ? (hub_side || x.compute) : (hub_side && x.seed() && x.is(Processor::ncrisc));
+  if (!takes_part) return;
+  ++x.rounds[r.hub];
+  if (hub_side) hub_send(x, r);
+}
+
+void credit_hub(Ctx& x, uint32_t hub) { noc_semaphore_inc(x.hub_noc(hub, x.sem_ready[hub]), 1); }
+
+void await_round(Ctx& x, uint32_t hub) { noc_semaphore_wait_min(x.sem_round[hub], x.rounds[hub]); }
+
+void mcast_round(Ctx& x, uint32_t contributors, uint32_t pages, uint32_t source, uint32_t dram_out) {
+  hub_round(x, {0, contributors, pages, source, 0, dram_out});
+  if (!x.compute || !x.is(Processor::brisc)) return;
+  const DeviceZone zone(round_zone(0, x.rounds[0]));
   cb_reserve_back(x.cb_a, kCbAPages);
-  noc_semaphore_inc(x.hub_noc(x.sem_mcast_sender), 1);
-  noc_semaphore_wait_min(x.sem_mcast_receiver, x.rounds);
+  credit_hub(x, 0);
+  await_round(x, 0);
   cb_push_back(x.cb_a, kCbAPages);
 }
 
@@ -180,11 +255,55 @@ void exchange(Ctx& x, const std::vector<uint32_t>& members, uint32_t src_l1, con
 
 void refill_residual_row(Ctx& x) {
   cb_reserve_back(x.cb_x, kRowTiles);
-  std::vector<std::byte> row(kRowTiles * kBf16TileBytes);
-  l1_read(get_read_ptr(x.cb_a) + x.row * kRowTiles * kBf16TileBytes, row.data(), uint32_t(row.size()));
-  l1_write(get_write_ptr(x.cb_x), row.data(), uint32_t(row.size()));
+  local_copy(get_read_ptr(x.cb_a) + x.row * kRowTiles * kBf16TileBytes, get_write_ptr(x.cb_x), kRowTiles * kBf16TileBytes);
   cb_push_back(x.cb_x, kRowTiles);
   cb_pop_front(x.cb_a, kCbAPages);
+}
+
+void send_ln_stats(Ctx& x) {
+  constexpr uint32_t kFaceRowBytes = 16 * 4;  // 16 fp32 values
+  constexpr uint32_t kFaceBytes = 16 * kFaceRowBytes;
+  const uint32_t row = x.col % 32, block = x.col / 32;
+  // row `row` of a tile: faces 0 / 1 for rows 0-15, 2 / 3 below
+  const uint32_t row_offset = (row / 16) * 2 * kFaceBytes + (row % 16) * kFaceRowBytes;
+  const DeviceZone zone(gather_zone(1, x.rounds[1] + 1));
+  cb_wait_front(x.cb_scores, 4);
+  for (uint32_t sum = 0; sum < 2; ++sum) {
+    const uint32_t src = get_read_ptr(x.cb_scores) + sum * kFp32TileBytes;
+    const uint32_t tile = x.row * 4 + sum * 2 + block;
+    const uint32_t dst = x.land[1] + kStatsLandPage * kBf16TileBytes + tile * kFp32TileBytes + row_offset;
+    for (uint32_t half = 0; half < 2; ++half)
+      noc_async_write(src + half * kFaceBytes, x.hub_noc(1, dst + half * kFaceBytes), kFaceRowBytes);
+  }
+  noc_async_write_barrier();
+  noc_semaphore_inc(x.hub_noc(1, x.sem_gather), 1);
+  cb_pop_front(x.cb_scores, 4);
+}
+
+void refill_own_tile(Ctx& x) {
+  cb_reserve_back(x.cb_x, 1);
+  local_copy(get_read_ptr(x.cb_a) + (x.row * kRowTiles + x.col) * kBf16TileBytes, get_write_ptr(x.cb_x), kBf16TileBytes);
+  cb_push_back(x.cb_x, 1);
+  cb_pop_front(x.cb_a, kCbAPages);
+}
+
+void send_head_kv(Ctx& x) {
+  const uint32_t base = x.group == 1 ? x.cb_k_base : x.cb_v_base;
+  const uint32_t window = base + (x.head_k_chunks % named("k4_sdpa_slots")) * 4 * kBf16TileBytes;
+  cb_wait_front(x.cb_mm0, 4);
+  noc_async_write(get_read_ptr(x.cb_mm0), x.compute_noc(x.head, window), 4 * kBf16TileBytes);
+  noc_async_write_barrier();
+  noc_semaphore_inc(x.compute_noc(x.head, x.sem_kv), 1);
+  cb_pop_front(x.cb_mm0, 4);
+}
+
+void receive_head_kv(Ctx& x) {
+  cb_reserve_back(x.cb_k, 4);
+  cb_reserve_back(x.cb_v, 4);
+  x.kv_arrivals += 2;
+  noc_semaphore_wait_min(x.sem_kv, x.kv_arrivals);
+  cb_push_back(x.cb_k, 4);
+  cb_push_back(x.cb_v, 4);
 }
 
 }  // namespace ditmk::tt::kernel

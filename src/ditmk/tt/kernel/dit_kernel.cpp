@@ -1,5 +1,9 @@
 #include "ditmk/tt/kernel/dit_kernel.hpp"
 
+#include <algorithm>
+
+#include <fmt/format.h>
+
 #include "ditmk/core/dtype.hpp"
 #include "ditmk/tt/kernel/data_movers.hpp"
 #include "ditmk/tt/kernel/tile_math.hpp"
@@ -13,8 +17,8 @@ using namespace emu;
 constexpr uint32_t kHeadTiles = 64;  // tiles per row of the head-padded [64, 2048] attention layout
 
 // One walk of the whole program. Every processor of every working core runs it in the same order
-// and does its own part of each phase; the hub takes part in the rounds. Readers, spares and the
-// second hub have no work in direct mode.
+// and does its own part of each phase; the hubs take part in the rounds. Readers and spares have
+// no work in direct mode, nor has the second hub in the simplified protocol.
 class Walk {
  public:
   explicit Walk(Ctx& x) : x_(x), layout_(x.layout), variant_(layout_.variant), n_(uint32_t(layout_.n_blocks)) {}
@@ -23,9 +27,18 @@ class Walk {
     setup();
     for (uint32_t s = 0; s < x_.cfg.n_steps; ++s) {
       const uint32_t step = variant_ == Variant::steps4 ? s : x_.step_index();
-      if (variant_ == Variant::steps4) encoder(step);
-      for (uint32_t b = 0; b < n_; ++b) block(step, b);
-      if (variant_ != Variant::block) output_head(step);
+      if (variant_ == Variant::steps4) {
+        const DeviceZone zone(fmt::format("s{} encoder", step));
+        encoder(step);
+      }
+      for (uint32_t b = 0; b < n_; ++b) {
+        const DeviceZone zone(fmt::format("s{} blk{}", step, b));
+        block(step, b);
+      }
+      if (variant_ != Variant::block) {
+        const DeviceZone zone(fmt::format("s{} head", step));
+        output_head(step);
+      }
     }
     finish();
   }
@@ -34,8 +47,9 @@ class Walk {
   bool trisc() const { return x_.compute && x_.is(Processor::trisc); }
   bool brisc() const { return x_.compute && x_.is(Processor::brisc); }
   bool ncrisc() const { return x_.compute && x_.is(Processor::ncrisc); }
-  bool hub_brisc() const { return x_.hub && x_.is(Processor::brisc); }
-  bool hub_trisc() const { return x_.hub && x_.is(Processor::trisc); }
+  // hub 0, which also runs the Euler update
+  bool hub_brisc() const { return x_.hub && x_.hub_index == 0 && x_.is(Processor::brisc); }
+  bool hub_trisc() const { return x_.hub && x_.hub_index == 0 && x_.is(Processor::trisc); }
 
   uint32_t bias_table() const { return x_.io("bias_rows"); }
   uint32_t bias_row_bytes() const { return uint32_t(layout_.ff_dim) * 2; }
@@ -43,20 +57,20 @@ class Walk {
   uint32_t adaln_row(uint32_t step, uint32_t index) const { return step * (2 * n_ + 2) + index; }
 
   void push_bias(uint32_t table, uint32_t row_bytes, uint32_t row, std::vector<uint32_t> col_tiles) {
-    std::vector<Bf16Tile> tiles;
-    for (uint32_t t : col_tiles) tiles.push_back(read_row_tile(x_, table, row_bytes, row, t));
-    push_tiles(x_.cb_bias0, tiles, 2);
+    std::vector<std::pair<uint32_t, uint32_t>> at;
+    for (uint32_t t : col_tiles) at.push_back({row, t});
+    push_tiles(x_.cb_bias0, read_row_tiles(x_, table, row_bytes, at), 2);
   }
 
   void push_adaln(uint32_t scale_row, uint32_t shift_row) {
     const uint32_t table = x_.io("adaln_rows");
-    push_tiles(x_.cb_adaln, {read_row_tile(x_, table, width_row_bytes(), scale_row, x_.col),
-                             read_row_tile(x_, table, width_row_bytes(), shift_row, x_.col)}, 2);
+    push_tiles(x_.cb_adaln, read_row_tiles(x_, table, width_row_bytes(), {{scale_row, x_.col}, {shift_row, x_.col}}), 2);
   }
 
-  void contribute_front(uint32_t cb, uint32_t n_tiles, const std::vector<std::pair<uint32_t, uint32_t>>& pages) {
+  void contribute_front(uint32_t cb, uint32_t n_tiles, const std::vector<std::pair<uint32_t, uint32_t>>& pages,
+                        uint32_t hub = 0, uint32_t ahead = 0) {
     cb_wait_front(cb, n_tiles);
-    contribute(x_, get_read_ptr(cb), pages);
+    contribute(x_, hub, get_read_ptr(cb), pages, ahead);
     cb_pop_front(cb, n_tiles);
   }
 
@@ -65,16 +79,19 @@ class Walk {
     if (brisc()) contribute_front(x_.cb_h, 1, {{0, x_.row * kRowTiles + x_.col}});
   }
 
+  // The new residual tiles to every core (onehub), or (seed, the block variant's end) to DRAM.
   void residual_round(uint32_t dram_out = 0) {
     contribute_own_tile();
     mcast_round(x_, kComputeCores, 2 * kRowTiles, 0, dram_out);
-    if (brisc()) refill_residual_row(x_);
+    if (!brisc()) return;
+    if (x_.seed()) cb_pop_front(x_.cb_a, kCbAPages);
+    else refill_residual_row(x_);
   }
 
   void setup() {
     if (brisc()) {
       setup_constants(x_);
-      learn_landing_ring(x_);
+      learn_landing_rings(x_);
       if (variant_ != Variant::steps4) {
         cb_reserve_back(x_.cb_x, kRowTiles);  // the host uploaded x_rep
         cb_push_back(x_.cb_x, kRowTiles);
@@ -82,8 +99,15 @@ class Walk {
         push_tail_constants();
       }
     }
-    if (hub_brisc()) {
+    if (x_.hub && x_.is(Processor::brisc)) {
+      // the statistics tiles' rows past the 48 cores stay zero: nothing else lands there
+      if (x_.seed() && x_.hub_index == 1) {
+        const std::vector<std::byte> zeros(kStatsPages * kBf16TileBytes);
+        l1_write(x_.land[1] + kStatsLandPage * kBf16TileBytes, zeros.data(), uint32_t(zeros.size()));
+      }
       publish_landing_ring(x_);
+    }
+    if (hub_brisc()) {
       push_tiles(x_.cb_hconst, {identity_tile(1.0f / float(x_.cfg.n_steps))}, 1);
       if (variant_ == Variant::steps4) {
         const uint32_t tiles = 2 * x_.nt;
@@ -152,7 +176,7 @@ class Walk {
     const uint32_t pages = 2 * x_.nt;
     if (hub_trisc()) hub_state_to_bf16(x_);
     if (hub_brisc()) cb_wait_front(x_.cb_xin, pages);
-    mcast_round(x_, 0, pages, hub_brisc() ? get_read_ptr(x_.cb_xin) : 0);
+    mcast_round(x_, 0, pages, x_.hub ? get_read_ptr(x_.cb_xin) : 0);
     if (hub_brisc()) cb_pop_front(x_.cb_xin, pages);
     const uint32_t w = uint32_t(layout_.width / kTile);
     tail_phase("enc1", x_.nt, x_.nt, Activation::none, bias_table(), bias_row_bytes(), 4 * n_ + 3, w);
@@ -161,87 +185,141 @@ class Walk {
     mcast_round(x_, w, 2 * w);
     tail_phase("enc3", w, w, Activation::none, 0, 0, 0, w);
     mcast_round(x_, w, 2 * w);
-    if (brisc()) refill_residual_row(x_);
+    if (brisc()) x_.seed() ? refill_own_tile(x_) : refill_residual_row(x_);
+    x_.x_row = !x_.seed();
   }
 
+  // LayerNorm (AdaLN when modulated) of every core's own tile, then the round of the normalised
+  // activation. Seed: the row statistics come from the 48 cores' partial sums, exchanged through a
+  // statistics round of hub 1; onehub: each core has its whole row.
   void layer_norm_phase(bool modulate, uint32_t eps_cb, uint32_t eps_tile, uint32_t scale_row) {
-    if (trisc()) layer_norm_own_tile(x_, modulate, eps_cb, eps_tile);
-    if (brisc() && modulate) push_adaln(scale_row, scale_row + 1);
+    if (x_.seed()) {
+      if (trisc()) layer_norm_partial_stats(x_);
+      if (brisc()) send_ln_stats(x_);
+      hub_round(x_, {1, kComputeCores, kStatsPages, 0, 0, 0, kStatsLandPage, true});
+      if (brisc()) {
+        const DeviceZone zone(round_zone(1, x_.rounds[1]));
+        cb_reserve_back(x_.cb_part, kPartPages);
+        credit_hub(x_, 1);
+        if (modulate) push_adaln(scale_row, scale_row + 1);
+        await_round(x_, 1);
+        cb_push_back(x_.cb_part, kPartPages);
+      }
+      if (trisc()) layer_norm_from_stats(x_, modulate, eps_cb, eps_tile);
+    } else {
+      if (trisc()) layer_norm_own_tile(x_, modulate, eps_cb, eps_tile);
+      if (brisc() && modulate) push_adaln(scale_row, scale_row + 1);
+    }
     contribute_own_tile();
     mcast_round(x_, kComputeCores, 2 * kRowTiles);
   }
 
+  // Phases are profiler zones on every processor: the trace shows them, the timing report finds
+  // the rounds and the QKV matmul in them.
   void block(uint32_t step, uint32_t b) {
-    layer_norm_phase(true, x_.cb_stat, kBlockEpsTile, adaln_row(step, 2 * b));
+    phase("ln1", [&] { layer_norm_phase(true, x_.cb_stat, kBlockEpsTile, adaln_row(step, 2 * b)); });
     const std::string blk = "blk" + std::to_string(b) + ".";
     const bool head_core = x_.compute && x_.group == 0;
     if (!layout_.is_cross(int(b))) {
       self_attention_inputs(blk, b);
-      if (trisc() && head_core) head_attention(x_, x_.cb_mm0, 1);
+      phase("attn", [&] {
+        if (trisc() && head_core) head_attention(x_, x_.cb_mm0, 1);
+      });
     } else {
       cross_attention_inputs(blk, b);
     }
-    // O_h leaves a tile row at a time (cb_o runs in 2-tile windows, shared with the tail ops)
-    if (brisc() && head_core) {
-      for (uint32_t r = 0; r < 2; ++r)
-        contribute_front(x_.cb_o, 2, {{0, r * kHeadTiles + 2 * x_.head}, {1, r * kHeadTiles + 2 * x_.head + 1}});
-    }
-    mcast_round(x_, 2 * uint32_t(layout_.n_heads), 2 * kHeadTiles);
-    k_split_residual(blk + "out", 4 * b + 1, [&] {
-      if (trisc()) partial_op(x_, 16, kHeadTiles, x_.quarter * 16);
+    phase("attn_out", [&] {
+      // O_h leaves a tile row at a time (cb_o runs in 2-tile windows, shared with the tail ops)
+      if (brisc() && head_core) {
+        for (uint32_t r = 0; r < 2; ++r)
+          contribute_front(x_.cb_o, 2, {{0, r * kHeadTiles + 2 * x_.head}, {1, r * kHeadTiles + 2 * x_.head + 1}});
+      }
+      mcast_round(x_, 2 * uint32_t(layout_.n_heads), 2 * kHeadTiles);
     });
-    residual_round();
-    layer_norm_phase(false, x_.cb_stat, kBlockEpsTile, 0);
-    feed_forward(blk, b);
+    phase("out", [&] {
+      k_split_residual(blk + "out", 4 * b + 1, x_.seed(), [&] {
+        if (trisc()) partial_op(x_, 16, kHeadTiles, x_.quarter * 16);
+      });
+    });
+    if (!x_.seed()) phase("residual", [&] { residual_round(); });
+    phase("ln2", [&] { layer_norm_phase(false, x_.cb_stat, kBlockEpsTile, 0); });
+    // the block variant's last residual goes to DRAM through a round
     const bool last = b + 1 == n_ && variant_ == Variant::block;
-    residual_round(last && hub_brisc() ? x_.io("x_out") : 0);
+    feed_forward(blk, b, x_.seed() && !last);
+    if (!x_.seed() || last) phase("residual", [&] { residual_round(last && hub_brisc() ? x_.io("x_out") : 0); });
+  }
+
+  template <typename Body>
+  void phase(const char* name, Body body) {
+    const DeviceZone zone(name);
+    body();
   }
 
   void self_attention_inputs(const std::string& blk, uint32_t b) {
-    if (ncrisc()) stream_slice(x_, x_.op(blk + "qkv"));
-    if (trisc()) full_k_op(x_, kRowTiles, Activation::none);
+    phase("qkv", [&] {
+      if (ncrisc()) stream_slice(x_, x_.op(blk + "qkv"));
+      if (trisc()) full_k_op(x_, kRowTiles, Activation::none);
+    });
+    const DeviceZone zone("kv");
+    if (trisc() && x_.group == 1) transpose_head_k(x_);
     if (brisc()) {
       push_bias(bias_table(), bias_row_bytes(), 4 * b, {2 * x_.c, 2 * x_.c + 1});
       if (x_.group == 0) {
         const uint32_t mask = x_.io("self_mask");
-        push_tiles(x_.cb_mask, {read_row_tile(x_, mask, 128, 0, 0), read_row_tile(x_, mask, 128, 0, 1)}, 2);
+        push_tiles(x_.cb_mask, read_row_tiles(x_, mask, 128, {{0, 0}, {0, 1}}), 2);
       }
     }
-    // K then V of every head through the hub; the head core keeps its own head's tiles
-    for (uint32_t part = 1; part <= 2; ++part) {
-      if (brisc() && x_.group == part) {
-        std::vector<std::pair<uint32_t, uint32_t>> pages;
-        for (uint32_t r = 0; r < 2; ++r)
-          for (uint32_t d = 0; d < 2; ++d) pages.push_back({r * 2 + d, r * kHeadTiles + 2 * x_.head + d});
-        contribute_front(x_.cb_mm0, 4, pages);
+    if (x_.seed()) {
+      if (brisc()) x_.group == 0 ? receive_head_kv(x_) : send_head_kv(x_);
+    } else {
+      // K^T then V of every head through the hub; the head core keeps its own head's tiles
+      for (uint32_t part = 1; part <= 2; ++part) {
+        if (brisc() && x_.group == part) {
+          std::vector<std::pair<uint32_t, uint32_t>> pages;
+          for (uint32_t i = 0; i < 4; ++i) pages.push_back({i, head_page(i)});
+          contribute_front(x_.cb_mm0, 4, pages);
+        }
+        mcast_round(x_, uint32_t(layout_.n_heads), 2 * kHeadTiles);
+        if (!brisc()) continue;
+        if (x_.group == 0) copy_head_tiles(part == 1 ? x_.cb_k : x_.cb_v);
+        cb_pop_front(x_.cb_a, kCbAPages);
       }
-      mcast_round(x_, uint32_t(layout_.n_heads), 2 * kHeadTiles);
-      if (!brisc()) continue;
-      if (x_.group == 0) copy_head_tiles(part == 1 ? x_.cb_k : x_.cb_v, part == 1);
-      cb_pop_front(x_.cb_a, kCbAPages);
     }
+    x_.head_k_chunks += 1;
   }
 
-  // K^T tiles (slot d * 2 + key tile) or V tiles (slot key tile * 2 + d) of this head from cb_a.
-  void copy_head_tiles(uint32_t cb, bool transposed) {
+  // Page of cb_a holding tile i of this head's 4-tile window: two tiles of each head per tile row.
+  uint32_t head_page(uint32_t i) const { return (i / 2) * kHeadTiles + 2 * x_.head + i % 2; }
+
+  // This head's 4-tile window of K^T or V from the round in cb_a.
+  void copy_head_tiles(uint32_t cb) {
     cb_reserve_back(cb, 4);
-    for (uint32_t kr = 0; kr < 2; ++kr) {
-      for (uint32_t d = 0; d < 2; ++d) {
-        Bf16Tile tile;
-        l1_read(get_read_ptr(x_.cb_a) + (kr * kHeadTiles + 2 * x_.head + d) * kBf16TileBytes, tile.data(),
-                kBf16TileBytes);
-        const uint32_t slot = transposed ? d * 2 + kr : kr * 2 + d;
-        const Bf16Tile out = transposed ? transpose(tile) : tile;
-        l1_write(get_write_ptr(cb) + slot * kBf16TileBytes, out.data(), kBf16TileBytes);
-      }
-    }
+    for (uint32_t i = 0; i < 4; ++i)
+      local_copy(get_read_ptr(x_.cb_a) + head_page(i) * kBf16TileBytes, get_write_ptr(cb) + i * kBf16TileBytes,
+                 kBf16TileBytes);
     cb_push_back(cb, 4);
   }
 
   void cross_attention_inputs(const std::string& blk, uint32_t b) {
+    const DeviceZone zone("attn");
     if (ncrisc()) stream_slice(x_, x_.op(blk + "q"));
     if (trisc()) partial_op(x_, 16, kRowTiles, x_.group * 16);
+    // long key sets split over the three cores of the head, each taking a third of the chunks
+    const KeySetShape& keys = layout_.keys_of(int(b));
+    const uint32_t chunks = uint32_t(keys.chunks());
+    const bool split = keys.split();
+    const uint32_t first = split ? x_.group * chunks / 3 : 0;
+    const uint32_t end = split ? (x_.group + 1) * chunks / 3 : (x_.group == 0 ? chunks : 0);
+    x_.head_k_chunks += split ? chunks / 3 : chunks;  // the head core's share
     if (brisc()) {
+      // The first chunk's K^T / V and the masks do not depend on Q: their DRAM reads, which queue
+      // behind the weight streams, go out before the Q exchange and land under its barrier.
+      const bool mine = first < end;
+      if (mine) {
+        cb_reserve_back(x_.cb_mask, 2);
+        read_cross_masks(keys, first, end);
+        read_cross_kv(b, keys, first);
+      }
       // the three K-third cores of head h all-reduce their Q partials
       std::vector<uint32_t> members;
       std::vector<PartSend> sends;
@@ -252,13 +330,18 @@ class Walk {
       exchange(x_, members, get_read_ptr(x_.cb_scores), sends);
       cb_pop_front(x_.cb_scores, 4);
       push_bias(bias_table(), bias_row_bytes(), 4 * b, {2 * x_.head, 2 * x_.head + 1});
+      if (mine) {
+        push_cross_masks(keys, first, end);
+        cb_push_back(x_.cb_k, 4);
+        cb_push_back(x_.cb_v, 4);
+      }
+      for (uint32_t j = first + 1; j < end; ++j) {
+        read_cross_kv(b, keys, j);
+        noc_async_read_barrier();
+        cb_push_back(x_.cb_k, 4);
+        cb_push_back(x_.cb_v, 4);
+      }
     }
-    // long key sets split over the three cores of the head, each taking a third of the chunks
-    const KeySetShape& keys = layout_.keys_of(int(b));
-    const uint32_t chunks = uint32_t(keys.chunks());
-    const bool split = keys.split();
-    const uint32_t first = split ? x_.group * chunks / 3 : 0;
-    const uint32_t end = split ? (x_.group + 1) * chunks / 3 : (x_.group == 0 ? chunks : 0);
     if (trisc()) {
       assemble_q(x_);
       if (split) {
@@ -271,7 +354,6 @@ class Walk {
         cb_pop_front(x_.cb_q, 4);
       }
     }
-    if (brisc() && first < end) push_cross_chunks(b, keys, first, end);
     if (!split) return;
     if (brisc()) send_parts();
     if (trisc()) {
@@ -306,52 +388,64 @@ class Walk {
   }
 
   // K^T, V and mask tiles of each 64-key chunk of the hoisted cross K/V of block b.
-  void push_cross_chunks(uint32_t b, const KeySetShape& keys, uint32_t first, uint32_t end) {
-    const uint32_t chunks = uint32_t(keys.chunks());
-    const uint32_t key_tiles = 2 * chunks;
+  // Reserves the K^T and V windows of chunk j of the hoisted cross K/V of block b and issues their
+  // reads (the caller waits for them).
+  void read_cross_kv(uint32_t b, const KeySetShape& keys, uint32_t j) {
+    const uint32_t key_tiles = 2 * uint32_t(keys.chunks());
     const InterleavedAddrGen k_tiles{x_.io("kv_k_" + std::to_string(b)), kBf16TileBytes};
     const InterleavedAddrGen v_tiles{x_.io("kv_v_" + std::to_string(b)), kBf16TileBytes};
-    const std::string mask_slot = std::string(model::key_set_name(keys.keys)) + "_mask";
-    const bool has_mask = named((mask_slot + "_present").c_str()) != 0;
-    uint16_t masked[32];
-    for (uint16_t& m : masked) m = f32_to_bf16(kMaskedScore);
-    uint16_t open[32] = {};
+    cb_reserve_back(x_.cb_k, 4);
+    cb_reserve_back(x_.cb_v, 4);
+    // the host stores K transposed: page (kr, d) holds K^T tile (d, kr)
+    for (uint32_t kr = 0; kr < 2; ++kr) {
+      for (uint32_t d = 0; d < 2; ++d) {
+        const uint32_t page = (x_.head * key_tiles + 2 * j + kr) * 2 + d;
+        noc_async_read(k_tiles.get_noc_addr(page), get_write_ptr(x_.cb_k) + (d * 2 + kr) * kBf16TileBytes,
+                       kBf16TileBytes);
+        noc_async_read(v_tiles.get_noc_addr(page), get_write_ptr(x_.cb_v) + (kr * 2 + d) * kBf16TileBytes,
+                       kBf16TileBytes);
+      }
+    }
+    x_.cfg.trace->io_read_bytes += 8 * kBf16TileBytes;
+  }
+
+  std::string mask_slot(const KeySetShape& keys) const { return std::string(model::key_set_name(keys.keys)) + "_mask"; }
+  bool has_mask(const KeySetShape& keys) const { return named((mask_slot(keys) + "_present").c_str()) != 0; }
+
+  // With a per-call mask, issues the read of its row for chunks [first, end) into the reserved
+  // cb_mask window (the caller waits for it).
+  void read_cross_masks(const KeySetShape& keys, uint32_t first, uint32_t end) {
+    if (!has_mask(keys)) return;
+    const uint32_t chunk_bytes = 2 * kTile * 2;  // 64 bf16 keys
+    const InterleavedAddrGen table{x_.io(mask_slot(keys)), chunk_bytes * uint32_t(keys.chunks())};
+    noc_async_read(table.get_noc_addr(0, first * chunk_bytes), get_write_ptr(x_.cb_mask), (end - first) * chunk_bytes);
+    x_.cfg.trace->io_read_bytes += (end - first) * chunk_bytes;
+  }
+
+  // The additive mask tiles of chunks [first, end) from the row read_cross_masks landed, or open
+  // keys up to the padded count when the set has no per-call mask.
+  void push_cross_masks(const KeySetShape& keys, uint32_t first, uint32_t end) {
+    std::vector<uint16_t> row((end - first) * 2 * kTile);
+    if (has_mask(keys)) {
+      l1_read(get_write_ptr(x_.cb_mask), row.data(), uint32_t(row.size() * 2));
+    } else {
+      for (uint32_t i = 0; i < row.size(); ++i) {
+        const bool pad = (2 * first * kTile + i) >= uint32_t(keys.l_pad);
+        row[i] = pad ? f32_to_bf16(kMaskedScore) : 0;
+      }
+    }
     for (uint32_t j = first; j < end; ++j) {
-      cb_reserve_back(x_.cb_k, 4);
-      cb_reserve_back(x_.cb_v, 4);
-      for (uint32_t kr = 0; kr < 2; ++kr) {
-        for (uint32_t d = 0; d < 2; ++d) {
-          const uint32_t page = (x_.head * key_tiles + 2 * j + kr) * 2 + d;
-          const uint32_t k_slot = get_write_ptr(x_.cb_k) + (d * 2 + kr) * kBf16TileBytes;
-          noc_async_read(k_tiles.get_noc_addr(page), k_slot, kBf16TileBytes);
-          noc_async_read(v_tiles.get_noc_addr(page), get_write_ptr(x_.cb_v) + (kr * 2 + d) * kBf16TileBytes,
-                         kBf16TileBytes);
-          noc_async_read_barrier();
-          x_.cfg.trace->io_read_bytes += 2 * kBf16TileBytes;
-          Bf16Tile tile;
-          l1_read(k_slot, tile.data(), kBf16TileBytes);
-          const Bf16Tile kt = transpose(tile);
-          l1_write(k_slot, kt.data(), kBf16TileBytes);
-        }
-      }
-      cb_push_back(x_.cb_k, 4);
-      cb_push_back(x_.cb_v, 4);
-      std::vector<Bf16Tile> mask;
-      for (uint32_t kr = 0; kr < 2; ++kr) {
-        const uint32_t key_tile = 2 * j + kr;
-        if (key_tile * kTile >= uint32_t(keys.l_pad)) mask.push_back(row_tile(masked));
-        else if (has_mask)
-          mask.push_back(read_row_tile(x_, x_.io(mask_slot), uint32_t(2 * kTile) * chunks * 2, 0, key_tile));
-        else mask.push_back(row_tile(open));
-      }
-      push_tiles(x_.cb_mask, mask, 2);
+      const uint16_t* chunk = row.data() + (j - first) * 2 * kTile;
+      push_tiles(x_.cb_mask, {row_tile(chunk), row_tile(chunk + kTile)}, 2);
     }
   }
 
   // out / ff2: the four K-quarter partials of each output tile meet on the tile's owner, which adds
   // them, the bias and its residual tile.
+  // `in_place`: the new residual tile replaces this core's old one in cb_x (seed) instead of going
+  // to a residual round.
   template <typename Multiply>
-  void k_split_residual(const std::string& op, uint32_t bias_row, Multiply multiply) {
+  void k_split_residual(const std::string& op, uint32_t bias_row, bool in_place, Multiply multiply) {
     if (ncrisc()) stream_slice(x_, x_.op(op));
     multiply();
     if (brisc()) {
@@ -368,16 +462,23 @@ class Walk {
       cb_pop_front(x_.cb_scores, 4);
       push_bias(bias_table(), bias_row_bytes(), bias_row, {x_.col});
     }
-    if (trisc()) residual_update(x_);
+    if (trisc()) residual_update(x_, in_place);
   }
 
-  void feed_forward(const std::string& blk, uint32_t b) {
-    if (ncrisc()) stream_slice(x_, x_.op(blk + "ff1"));
-    if (trisc()) full_k_op(x_, kRowTiles, Activation::gelu);
-    if (brisc()) push_bias(bias_table(), bias_row_bytes(), 4 * b + 2, {2 * x_.c, 2 * x_.c + 1});
+  void feed_forward(const std::string& blk, uint32_t b, bool in_place) {
+    phase("ff1", [&] {
+      if (ncrisc()) stream_slice(x_, x_.op(blk + "ff1"));
+      if (trisc()) full_k_op(x_, kRowTiles, Activation::gelu);
+      if (brisc()) push_bias(bias_table(), bias_row_bytes(), 4 * b + 2, {2 * x_.c, 2 * x_.c + 1});
+    });
+    const DeviceZone zone("ff2");
+    if (x_.seed()) {
+      k_split_residual(blk + "ff2", 4 * b + 3, in_place, [&] { ff2_chunk_ring(); });
+      return;
+    }
     // the [64, 6144] FF1 output reaches the ff2 cores a K quarter (1536 columns) per round
     const uint32_t cores_per_quarter = kComputeCores / 4;
-    k_split_residual(blk + "ff2", 4 * b + 3, [&] {
+    k_split_residual(blk + "ff2", 4 * b + 3, in_place, [&] {
       for (uint32_t q = 0; q < 4; ++q) {
         if (brisc() && x_.c / cores_per_quarter == q) {
           const uint32_t col0 = 2 * x_.c - 2 * cores_per_quarter * q;
@@ -398,20 +499,50 @@ class Walk {
     });
   }
 
-  void output_head(uint32_t step) {
-    if (trisc()) {
-      layer_norm_own_tile(x_, true, x_.cb_stat32, 0);
-      cb_pop_front(x_.cb_x, kRowTiles);
+  // Seed: the FF1 output as a ring of [64, 1024] chunks over the two hubs (even chunks on hub 0,
+  // odd on hub 1, each landing in its own slot of the hub's ring so a gather never waits for an
+  // earlier multicast); cb_a holds two chunk windows and every compute core credits a chunk as soon
+  // as its window is free, one chunk ahead of the one it waits for.
+  void ff2_chunk_ring() {
+    const uint32_t chunk_tiles = kChunkPages / 2;
+    const uint32_t chunks = uint32_t(layout_.ff_dim / kTile) / chunk_tiles;
+    const uint32_t cores_per_chunk = kComputeCores / chunks;
+    if (brisc()) {
+      const uint32_t kc = x_.c / cores_per_chunk;
+      const uint32_t col0 = 2 * x_.c - chunk_tiles * kc;
+      std::vector<std::pair<uint32_t, uint32_t>> pages;
+      for (uint32_t r = 0; r < 2; ++r)
+        for (uint32_t n = 0; n < 2; ++n) pages.push_back({r * 2 + n, (kc / 2) * kChunkPages + r * chunk_tiles + col0 + n});
+      contribute_front(x_.cb_mm0, 4, pages, kc % 2, kc / 2);
+      cb_reserve_back(x_.cb_a, kCbAPages);
+      credit_hub(x_, 0);
+      credit_hub(x_, 1);
     }
-    if (brisc()) push_adaln(adaln_row(step, 2 * n_), adaln_row(step, 2 * n_ + 1));
-    contribute_own_tile();
-    mcast_round(x_, kComputeCores, 2 * kRowTiles);
+    for (uint32_t kc = 0; kc < chunks; ++kc) {
+      hub_round(x_, {kc % 2, cores_per_chunk, kChunkPages, 0, (kc % 2) * kChunkPages, 0, (kc / 2) * kChunkPages});
+      if (!brisc()) continue;
+      {
+        const DeviceZone zone(round_zone(kc % 2, x_.rounds[kc % 2]));
+        await_round(x_, kc % 2);
+        cb_push_back(x_.cb_a, kChunkPages);
+      }
+      if (kc >= 1 && kc + 1 < chunks) {
+        cb_reserve_back(x_.cb_a, kChunkPages);
+        credit_hub(x_, (kc + 1) % 2);
+      }
+    }
+    if (trisc()) ff2_chunk_partials(x_, chunks);
+  }
+
+  void output_head(uint32_t step) {
+    layer_norm_phase(true, x_.cb_stat32, 0, adaln_row(step, 2 * n_));
+    if (trisc()) cb_pop_front(x_.cb_x, x_.x_pages());
     const uint32_t w = uint32_t(layout_.width / kTile), out = uint32_t(layout_.out_dim / kTile);
     const uint32_t hidden = uint32_t(layout_.hidden / kTile);
     tail_phase("proj_out_2", w, w, Activation::none, bias_table(), bias_row_bytes(), 4 * n_, out);
     if (variant_ == Variant::step) {
       hub_gather(x_, out);
-      if (hub_brisc()) write_tiles(x_.land_base, x_.io("y_out"), 2 * out, kBf16TileBytes);
+      if (hub_brisc()) write_tiles(x_.land[0], x_.io("y_out"), 2 * out, kBf16TileBytes);
       return;
     }
     mcast_round(x_, out, 2 * out);
@@ -421,7 +552,7 @@ class Walk {
     if (hub_brisc()) cb_reserve_back(x_.cb_land, kLandPages);
     hub_gather(x_, x_.nt);
     if (hub_brisc()) cb_push_back(x_.cb_land, kLandPages);
-    if (hub_trisc()) hub_euler_update(x_);
+    if (hub_trisc()) hub_euler_update(x_, x_.seed() && named("euler_fp32") == 0);
   }
 
   void write_tiles(uint32_t src_l1, uint32_t buffer, uint32_t tiles, uint32_t tile_bytes) {

@@ -31,13 +31,16 @@ std::vector<std::byte> table_bytes(const HostTable& t) {
 class DeviceRun {
  public:
   DeviceRun(const model::Weights& w, int embodiment, const model::Observation& obs,
-          const model::CallInputs<double>& call, const model::ModelConfig& config, Variant variant, TileFormat dtype)
-      : w_(w), config_(config) {
+          const model::CallInputs<double>& call, const model::ModelConfig& config, Variant variant,
+          const EmuOptions& emu)
+      : w_(w), config_(config), emu_(emu) {
+    const TileFormat dtype = emu.dtype;
     ArenaOptions options;
     options.variant = variant;
     options.dtype_stream = dtype;
     const LayoutConfig keys = observation_layout(config, obs);
     layout_ = plan_arena(config, keys, options);
+    device_.set_timing(emu.timing);
     // DRAM address 0 stays unused, so that 0 means "absent" in the io table
     device_.allocate_interleaved("reserved", TileFormat::bf16, 64, 64);
     load_weights(embodiment, keys, dtype);
@@ -61,6 +64,7 @@ class DeviceRun {
     ProgramOptions program;
     program.kernel = Kernel::k4;
     program.step_index = step_index;
+    if (emu_.cb_w_slots > 0) program.cb_w_slots = emu_.cb_w_slots;
     const ProgramSpec dry = build_program_spec(blackhole_core_map(), layout_, program);
     program.dry_run = false;
     for (const auto& [name, buffer] : buffers_) program.io[name] = buffer->address;
@@ -72,7 +76,9 @@ class DeviceRun {
     config->layout = &spec_.layout;
     for (std::size_t i = 0; i < spec_.io.size(); ++i) config->io_index[spec_.io[i].name] = uint32_t(i);
     config->n_steps = layout_.variant == Variant::steps4 ? kSteps : 1;
+    config->protocol = emu_.protocol;
     for (const Core& core : spec_.core_map.compute) config->compute_cores.push_back({uint32_t(core.x), uint32_t(core.y)});
+    config->compute_cb_address = spec_.cb_l1_address.at("compute");
     config_kernel_ = config;
     device_.load(emu::program_from_plan(spec_, make_dit_kernel(config)));
     if (!residual) return;
@@ -136,8 +142,8 @@ class DeviceRun {
       if (!layout_.is_cross(b)) continue;
       const KeySetShape& shape = layout_.keys_of(b);
       const std::vector<int> keys = admissible_keys(obs, shape.keys, config_.mask_padding);
-      put(fmt::format("kv_k_{}", b), head_key_tiles(layout_, call.cross_k[b], keys, shape.chunks()), 2048);
-      put(fmt::format("kv_v_{}", b), head_key_tiles(layout_, call.cross_v[b], keys, shape.chunks()), 2048);
+      put(fmt::format("kv_k_{}", b), head_key_tiles(layout_, call.cross_k[b], keys, shape.chunks(), true), 2048);
+      put(fmt::format("kv_v_{}", b), head_key_tiles(layout_, call.cross_v[b], keys, shape.chunks(), false), 2048);
       const std::string slot = std::string(model::key_set_name(shape.keys)) + "_mask";
       const bool present = shape.keys != model::KeySet::image || shape.l_real != shape.l_pad;
       if (present && !mask_written[shape.keys]) {
@@ -161,6 +167,7 @@ class DeviceRun {
  private:
   const model::Weights& w_;
   model::ModelConfig config_;
+  EmuOptions emu_;
   ArenaLayout layout_;
   emu::Device device_;
   std::map<std::string, const emu::DramBuffer*> buffers_;
@@ -168,8 +175,9 @@ class DeviceRun {
   std::shared_ptr<KernelConfig> config_kernel_;
 };
 
-void describe(EmuResult& r, const DeviceRun& s) {
+void describe(EmuResult& r, const DeviceRun& s, Protocol protocol) {
   r.layout = s.layout();
+  r.protocol = protocol;
   r.planned_l1 = s.spec().l1_bytes;
   for (const CBSpec& cb : s.spec().cbs) r.cb_planned[cb.name] = cb.total_bytes;
   r.arena_block_bytes.assign(r.layout.n_blocks, 0);
@@ -228,11 +236,11 @@ EmuResult EmuExecutor::denoise(const model::Observation& obs, const Matrix<doubl
 EmuResult EmuExecutor::denoise(const model::Observation& obs, const model::CallInputs<double>& call,
                                const Matrix<double>& noise, int launches) const {
   require(launches >= 1, "launches {} must be at least 1", launches);
-  DeviceRun device_run(weights_, embodiment_, obs, call, weights_.config, Variant::steps4, options_.dtype);
+  DeviceRun device_run(weights_, embodiment_, obs, call, weights_.config, Variant::steps4, options_);
   device_run.put_state(noise);
   device_run.load_program(0, nullptr);
   EmuResult r;
-  describe(r, device_run);
+  describe(r, device_run, options_.protocol);
   const ArenaLayout& l = device_run.layout();
   const auto& c = weights_.config;
   std::vector<std::byte> first_actions, first_taps;
@@ -260,9 +268,9 @@ EmuResult EmuExecutor::denoise_by_steps(const model::Observation& obs, const mod
                                         const Matrix<double>& noise) const {
   const ref::ActionHead ref(weights_, embodiment_, options_.threads);
   const model::EmbodimentWeights e = weights_.embodiment(embodiment_);
-  DeviceRun device_run(weights_, embodiment_, obs, call, weights_.config, Variant::step, options_.dtype);
+  DeviceRun device_run(weights_, embodiment_, obs, call, weights_.config, Variant::step, options_);
   EmuResult r;
-  describe(r, device_run);
+  describe(r, device_run, options_.protocol);
   const auto& c = weights_.config;
   MatD x = noise;
   for (int s = 0; s < kSteps; ++s) {
@@ -285,10 +293,10 @@ EmuResult EmuExecutor::blocks(const model::Observation& obs, const model::CallIn
   require(residual.rows == config.m_rows() && residual.cols == config.dims.width,
           "residual is [{}, {}], the blocks take [{}, {}]", residual.rows, residual.cols, config.m_rows(),
           config.dims.width);
-  DeviceRun device_run(weights_, embodiment_, obs, call, config, Variant::block, options_.dtype);
+  DeviceRun device_run(weights_, embodiment_, obs, call, config, Variant::block, options_);
   device_run.load_program(step, &residual);
   EmuResult r;
-  describe(r, device_run);
+  describe(r, device_run, options_.protocol);
   r.launches.push_back(device_run.launch());
   r.residual = unpadded(device_run.device().read_buffer(device_run.buffer("x_out")), kMPad, config.dims.width,
                         TileFormat::bf16, 0, config.m_rows(), config.dims.width);

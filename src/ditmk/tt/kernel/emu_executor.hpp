@@ -25,6 +25,9 @@ namespace ditmk::tt::kernel {
 struct EmuOptions {
   TileFormat dtype = TileFormat::bf16;  // stream arena format (the tail arena is bf16)
   int threads = 1;                      // host precompute threads
+  Protocol protocol = Protocol::seed;
+  int cb_w_slots = 0;                   // weight-ring depth in K-blocks (0: the plan's default)
+  bool timing = false;                  // the timing model predicts each launch's time on the chip
 };
 
 struct EmuLaunch {
@@ -39,6 +42,7 @@ struct EmuResult {
   std::vector<EmuLaunch> launches;
   bool launches_identical = true;  // repeated launches returned the same bytes
   ArenaLayout layout;
+  Protocol protocol = Protocol::seed;
   std::map<std::string, uint32_t> planned_l1;  // bytes per role from the plan
   std::map<std::string, uint32_t> cb_planned;  // CB name -> planned bytes
   std::vector<uint64_t> arena_block_bytes;     // stream arena bytes of each block (one step)

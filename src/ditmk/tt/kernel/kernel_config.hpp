@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ditmk/tt/emu/chip.hpp"
@@ -19,6 +20,17 @@ namespace ditmk::tt::kernel {
 // 0 x mask stays 0 inside a matmul, and far enough below any real score that exp() of it is 0.
 constexpr float kMaskedScore = -1e30f;
 
+// How the role programs move activations between cores (docs/megakernel.md):
+//   seed    the seed's K4b: two hubs, each multicast split over both NoCs, the FF2 input as a chunk
+//           ring over the hubs with lookahead credits, self-attention K / V written straight to the
+//           head cores (counted on sem_kv), the Euler state rounded to bf16 per step unless
+//           euler_fp32;
+//   onehub  the simplified protocol: one hub does every round on one NoC, FF2 in four quarter
+//           rounds, K / V through two hub rounds, an fp32 Euler state for every version.
+enum class Protocol { seed, onehub };
+std::string_view protocol_name(Protocol protocol);
+Protocol parse_protocol(std::string_view name);
+
 struct StreamTrace {
   std::vector<uint64_t> block_weight_bytes;  // per DiT block, summed over the steps of the launch
   uint64_t tail_weight_bytes = 0;            // output head, decoder and encoder slices
@@ -29,8 +41,11 @@ struct KernelConfig {
   const ArenaLayout* layout = nullptr;
   std::map<std::string, uint32_t> io_index;  // io slot -> index of its address in the common args
   uint32_t n_steps = 1;                      // iterations of the persistent loop (4 in steps4)
+  Protocol protocol = Protocol::seed;
   // NoC coordinates of each compute core by compute_idx (what a device loader resolves).
   std::vector<emu::CoreCoord> compute_cores;
+  // L1 address of each compute-core CB (the plan places it at one address on every compute core).
+  std::map<std::string, uint32_t> compute_cb_address;
   std::shared_ptr<StreamTrace> trace = std::make_shared<StreamTrace>();
 };
 

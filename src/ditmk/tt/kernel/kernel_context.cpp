@@ -8,8 +8,12 @@ uint32_t named(const char* name) { return get_named_compile_time_arg_val(name); 
 
 Ctx::Ctx(const KernelConfig& config) : cfg(config), layout(*config.layout), proc(current_processor()) {
   compute = named("is_compute") != 0;
-  // K4 sets is_hub on both hubs; the second one (group 1) has no work in this kernel
-  hub = named("is_hub") != 0 && get_arg_val(4) == 0;
+  // K4 sets is_hub on both hubs; the per-core group word tells them apart. The simplified protocol
+  // leaves the second hub idle.
+  if (named("is_hub") != 0) {
+    hub_index = get_arg_val(4);
+    hub = seed() || hub_index == 0;
+  }
   if (compute) {
     c = get_arg_val(0);
     row = c / kRowTiles, col = c % kRowTiles;
@@ -17,7 +21,8 @@ Ctx::Ctx(const KernelConfig& config) : cfg(config), layout(*config.layout), proc
     quarter = 2 * row + col % 2, pair = col / 2;
   }
   nt = named("k4_nt_a");
-  hub_x = named("hub_x"), hub_y = named("hub_y");
+  hub_x = {named("hub_noc_x"), named("hub1_noc_x")};
+  hub_y = {named("hub_noc_y"), named("hub1_noc_y")};
   cb_x = named("cb_x"), cb_a = named("cb_a"), cb_w = named("cb_w"), cb_mm0 = named("cb_mm0");
   cb_q = named("cb_q"), cb_o = named("cb_o"), cb_bias0 = named("cb_bias0"), cb_bias1 = named("cb_bias1");
   cb_adaln = named("cb_adaln_raw"), cb_mask = named("cb_mask"), cb_k = named("cb_k"), cb_v = named("cb_v"), cb_kt = named("cb_kt");
@@ -27,15 +32,20 @@ Ctx::Ctx(const KernelConfig& config) : cfg(config), layout(*config.layout), proc
   cb_m0 = named("cb_m0"), cb_m1 = named("cb_m1"), cb_l0 = named("cb_l0"), cb_l1 = named("cb_l1");
   cb_alpha = named("cb_alpha"), cb_ones = named("cb_ones");
   cb_act = named("k4_cb_act"), cb_vel = named("k4_cb_vel"), cb_xin = named("k4_cb_xin");
-  cb_hconst = named("k4_cb_hconst"), cb_land = named("k4_cb_land");
+  cb_hconst = named("k4_cb_hconst"), cb_land = named("k4_cb_land"), cb_xbf = named("k4_cb_xbf");
+  // every launch starts with the CB pointers at the base: remote writers of cb_k / cb_v need it
+  if (compute) cb_k_base = get_write_ptr(cb_k), cb_v_base = get_write_ptr(cb_v);
+  if (hub) land[hub_index] = get_write_ptr(cb_land);
   // Direct mode leaves the reader semaphores free: sem_credit grants exchange credits and
-  // sem_gather_noc1 counts exchange arrivals; sem_sync carries the hub's landing-ring base.
+  // sem_gather_noc1 counts exchange arrivals; sem_sync carries hub 0's landing-ring base.
   sem_credit = get_semaphore(named("sem_credit"));
   sem_arrival = get_semaphore(named("sem_gather_noc1"));
   sem_gather = get_semaphore(named("sem_gather_noc0"));
-  sem_mcast_sender = get_semaphore(named("sem_mcast_sender"));
-  sem_mcast_receiver = get_semaphore(named("sem_mcast_receiver"));
-  sem_land = get_semaphore(named("sem_sync"));
+  sem_kv = get_semaphore(named("sem_kv"));
+  sem_hub_done = get_semaphore(named("sem_hub_done"));
+  sem_ready = {get_semaphore(named("sem_mcast_sender")), get_semaphore(named("sem_ready_odd"))};
+  sem_round = {get_semaphore(named("sem_mcast_receiver")), get_semaphore(named("sem_mcast_receiver1"))};
+  sem_land = {get_semaphore(named("sem_sync")), get_semaphore(named("sem_land1"))};
   for (std::size_t i = 0; i < layout.ops.size(); ++i) op_index[layout.ops[i].name] = uint32_t(i);
 }
 

@@ -24,13 +24,6 @@ Bf16Tile row_tile(const uint16_t* row) {
   return tile;
 }
 
-Bf16Tile transpose(const Bf16Tile& tile) {
-  Bf16Tile out{};
-  for (int r = 0; r < kTile; ++r)
-    for (int c = 0; c < kTile; ++c) out[tile_index(c, r)] = tile[tile_index(r, c)];
-  return out;
-}
-
 Bf16Tile identity_tile(float scale) {
   Bf16Tile tile{};
   for (int r = 0; r < kTile; ++r) tile[tile_index(r, r)] = f32_to_bf16(scale);

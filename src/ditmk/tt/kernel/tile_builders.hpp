@@ -1,6 +1,6 @@
 #pragma once
 // Tiles the data movers build in L1 from raw bytes: row-broadcast tiles of a 32-value row (bias,
-// AdaLN, mask rows), K^T tiles (a transposed bf16 tile), and the constant tiles the compute
+// AdaLN, mask rows) and the constant tiles the compute
 // processor uses as matmul operands. All in the device tile order (four 16x16 faces).
 #include <array>
 #include <cstdint>
@@ -15,7 +15,6 @@ using Fp32Tile = std::array<float, 1024>;
 
 // Every row of the tile holds `row` (32 bf16 values).
 Bf16Tile row_tile(const uint16_t* row);
-Bf16Tile transpose(const Bf16Tile& tile);
 // 1.0 on the diagonal / everywhere / in column 0; `scale` times the identity.
 Bf16Tile identity_tile(float scale = 1.0f);
 Bf16Tile ones_tile();

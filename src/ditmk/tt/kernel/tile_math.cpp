@@ -1,5 +1,7 @@
 #include "ditmk/tt/kernel/tile_math.hpp"
 
+#include <algorithm>
+
 namespace ditmk::tt::kernel {
 
 using namespace emu;
@@ -96,6 +98,32 @@ void partial_op(Ctx& x, uint32_t k_tiles, uint32_t a_row_tiles, uint32_t a_col0)
   pack_range(x.cb_scores, 0, 4);
   tile_regs_release();
   cb_pop_front(x.cb_a, kCbAPages);
+}
+
+void ff2_chunk_partials(Ctx& x, uint32_t chunks) {
+  const uint32_t chunk_tiles = kChunkPages / 2;
+  const uint32_t k0 = x.quarter * kRowTiles, k1 = k0 + kRowTiles;
+  tile_regs_acquire();
+  for (uint32_t kc = 0; kc < chunks; ++kc) {
+    cb_wait_front(x.cb_a, kChunkPages);
+    const uint32_t lo = std::max(k0, kc * chunk_tiles), hi = std::min(k1, (kc + 1) * chunk_tiles);
+    if (lo < hi) stream_matmul(x, hi - lo, chunk_tiles, lo - kc * chunk_tiles);
+    cb_pop_front(x.cb_a, kChunkPages);
+  }
+  finish_math();
+  pack_range(x.cb_scores, 0, 4);
+  tile_regs_release();
+}
+
+void transpose_head_k(Ctx& x) {
+  cb_wait_front(x.cb_mm0, 4);
+  tile_regs_acquire();
+  for (uint32_t r = 0; r < 2; ++r)
+    for (uint32_t d = 0; d < 2; ++d) transpose_wh_tile(x.cb_mm0, r * 2 + d, d * 2 + r);
+  finish_math();
+  pack_range(x.cb_mm0, 0, 4);
+  tile_regs_release();
+  cb_pop_front(x.cb_mm0, 4);
 }
 
 void tail_op(Ctx& x, uint32_t k_tiles, uint32_t a_row_tiles, Activation act) {
@@ -395,21 +423,97 @@ void merge_parts(Ctx& x) {
   normalize_attention(x);
 }
 
-void residual_update(Ctx& x) {
+void residual_update(Ctx& x, bool in_place) {
   cb_wait_front(x.cb_part, kPartPages);
-  cb_wait_front(x.cb_x, kRowTiles);
+  cb_wait_front(x.cb_x, x.x_pages());
   cb_wait_front(x.cb_bias0, 2);
   tile_regs_acquire();
-  copy_tile(x.cb_x, x.col, 0);
+  copy_tile(x.cb_x, x.x_own(), 0);
   for (uint32_t q = 0; q < 4; ++q) add_tile(x, x.cb_part, q, 0);
   add_row(x, x.cb_bias0, 0, 0);
   finish_math();
-  pack_range(x.cb_h, 0, 1);
-  tile_regs_release();
   cb_pop_front(x.cb_bias0, 2);
   cb_pop_front(x.cb_part, kPartPages);
-  cb_pop_front(x.cb_x, kRowTiles);  // the BRISC refills the row from the residual round
+  // a round refills the row (the BRISC), or the new tile replaces the old one
+  cb_pop_front(x.cb_x, x.x_pages());
+  if (in_place) x.x_row = false;
+  pack_range(in_place ? x.cb_x : x.cb_h, 0, 1);
+  tile_regs_release();
 }
+
+namespace {
+
+// The end of every LayerNorm: the mean (tile 0 of cb_m0's 2-page window) and E[x^2] (in cb_l0, or
+// tile 1 of that window) of the row in every column -> rstd -> this core's tile normalised,
+// optionally modulated, into cb_h.
+void normalize_own_tile(Ctx& x, bool modulate, uint32_t eps_cb, uint32_t eps_tile, bool e2_in_m0) {
+  const uint32_t own = x.x_own();
+  const uint32_t e2_cb = e2_in_m0 ? x.cb_m0 : x.cb_l0, e2_tile = e2_in_m0 ? 1 : 0;
+  // rstd = 1 / sqrt(E[x^2] - mean^2 + eps)
+  cb_wait_front(x.cb_m0, 2);
+  tile_regs_acquire();
+  mul_tiles(x.cb_m0, x.cb_m0, 0, 0, 0);
+  finish_math();
+  pack_range(x.cb_m1, 0, 1);
+  tile_regs_release();
+  if (!e2_in_m0) cb_wait_front(x.cb_l0, 1);
+  cb_wait_front(x.cb_m1, 1);
+  tile_regs_acquire();
+  sub_tiles(e2_cb, x.cb_m1, e2_tile, 0, 0);
+  add_tile(x, eps_cb, eps_tile, 0);
+  rsqrt_tile(0);
+  finish_math();
+  if (!e2_in_m0) cb_pop_front(x.cb_l0, 1);
+  cb_pop_front(x.cb_m1, 1);
+  pack_range(x.cb_l1, 0, 1);
+  tile_regs_release();
+  // this core's tile: n = (x - mean) * rstd
+  tile_regs_acquire();
+  sub_tiles(x.cb_x, x.cb_m0, own, 0, 0);
+  finish_math();
+  pack_range(x.cb_alpha, 0, 1);
+  tile_regs_release();
+  cb_pop_front(x.cb_m0, 2);
+  cb_wait_front(x.cb_alpha, 1);
+  cb_wait_front(x.cb_l1, 1);
+  tile_regs_acquire();
+  mul_tiles(x.cb_alpha, x.cb_l1, 0, 0, 0);
+  finish_math();
+  cb_pop_front(x.cb_alpha, 1);
+  cb_pop_front(x.cb_l1, 1);
+  pack_range(x.cb_m1, 0, 1);
+  tile_regs_release();
+  cb_wait_front(x.cb_m1, 1);
+  // modulated: n * (1 + scale) + shift, the table rows holding 1 + scale and shift
+  if (modulate) cb_wait_front(x.cb_adaln, 2);
+  tile_regs_acquire();
+  if (modulate) {
+    mul_tiles(x.cb_m1, x.cb_adaln, 0, 0, 0, Broadcast::row);
+    add_row(x, x.cb_adaln, 1, 0);
+  } else {
+    copy_tile(x.cb_m1, 0, 0);
+  }
+  finish_math();
+  pack_range(x.cb_h, 0, 1);
+  tile_regs_release();
+  cb_pop_front(x.cb_m1, 1);
+  if (modulate) cb_pop_front(x.cb_adaln, 2);
+}
+
+// The two fp32 tiles at the front of cb_s, transposed, into a `pages`-page window of `out` (the
+// pages past two are zero).
+void transpose_front_pair(Ctx& x, uint32_t out, uint32_t pages) {
+  cb_wait_front(x.cb_s, 2);
+  tile_regs_acquire();
+  transpose_wh_tile(x.cb_s, 0, 0);
+  transpose_wh_tile(x.cb_s, 1, 1);
+  finish_math();
+  cb_pop_front(x.cb_s, 2);
+  pack_range(out, 0, pages);
+  tile_regs_release();
+}
+
+}  // namespace
 
 void layer_norm_own_tile(Ctx& x, bool modulate, uint32_t eps_cb, uint32_t eps_tile) {
   cb_wait_front(x.cb_x, kRowTiles);
@@ -441,55 +545,49 @@ void layer_norm_own_tile(Ctx& x, bool modulate, uint32_t eps_cb, uint32_t eps_ti
     pack_range(x.cb_l0, 0, 1);
     tile_regs_release();
   }
-  // rstd = 1 / sqrt(E[x^2] - mean^2 + eps)
-  cb_wait_front(x.cb_m0, 2);
+  normalize_own_tile(x, modulate, eps_cb, eps_tile, false);
+}
+
+void layer_norm_partial_stats(Ctx& x) {
+  cb_wait_front(x.cb_x, x.x_pages());
   tile_regs_acquire();
-  mul_tiles(x.cb_m0, x.cb_m0, 0, 0, 0);
+  mul_tiles(x.cb_x, x.cb_x, x.x_own(), x.x_own(), 0);
+  copy_tile(x.cb_x, x.x_own(), 1);
   finish_math();
-  pack_range(x.cb_m1, 0, 1);
+  pack_range(x.cb_s, 0, 2);  // x^2 and x as fp32
   tile_regs_release();
-  cb_wait_front(x.cb_l0, 1);
-  cb_wait_front(x.cb_m1, 1);
+  cb_wait_front(x.cb_s, 2);
   tile_regs_acquire();
-  sub_tiles(x.cb_l0, x.cb_m1, 0, 0, 0);
-  add_tile(x, eps_cb, eps_tile, 0);
-  rsqrt_tile(0);
+  matmul_tiles(x.cb_s, x.cb_ones, 1, 0, 0);  // x . 1: the row sums in every column
+  matmul_tiles(x.cb_s, x.cb_ones, 0, 0, 1);
   finish_math();
-  cb_pop_front(x.cb_l0, 1);
-  cb_pop_front(x.cb_m1, 1);
-  pack_range(x.cb_l1, 0, 1);
+  cb_pop_front(x.cb_s, 2);
+  pack_range(x.cb_s, 0, 2);
   tile_regs_release();
-  // this core's tile: n = (x - mean) * rstd
+  // the sums along every row: row 0 is what the others need; cb_scores moves in 4-page windows
+  transpose_front_pair(x, x.cb_scores, 4);
+}
+
+void layer_norm_from_stats(Ctx& x, bool modulate, uint32_t eps_cb, uint32_t eps_tile) {
+  cb_wait_front(x.cb_part, kPartPages);
   tile_regs_acquire();
-  sub_tiles(x.cb_x, x.cb_m0, x.col, 0, 0);
+  // 1^T P sums the cores' partials (rows of P) and leaves the total along every row
+  for (uint32_t part = 0; part < 4; ++part) matmul_tiles(x.cb_ones, x.cb_part, 0, x.row * 4 + part, part / 2);
   finish_math();
-  pack_range(x.cb_alpha, 0, 1);
+  cb_pop_front(x.cb_part, kPartPages);
+  pack_range(x.cb_s, 0, 2);
   tile_regs_release();
-  cb_pop_front(x.cb_m0, 2);
-  cb_wait_front(x.cb_alpha, 1);
-  cb_wait_front(x.cb_l1, 1);
+  transpose_front_pair(x, x.cb_s, 2);  // the totals down every column, as the row path has them
+  cb_wait_front(x.cb_s, 2);
   tile_regs_acquire();
-  mul_tiles(x.cb_alpha, x.cb_l1, 0, 0, 0);
+  mul_tiles(x.cb_s, x.cb_stat, 0, kInvWidthTile, 0);
+  mul_tiles(x.cb_s, x.cb_stat, 1, kInvWidthTile, 1);
   finish_math();
-  cb_pop_front(x.cb_alpha, 1);
-  cb_pop_front(x.cb_l1, 1);
-  pack_range(x.cb_m1, 0, 1);
+  cb_pop_front(x.cb_s, 2);
+  pack_range(x.cb_m0, 0, 2);  // the mean and E[x^2]
   tile_regs_release();
-  cb_wait_front(x.cb_m1, 1);
-  // modulated: n * (1 + scale) + shift, the table rows holding 1 + scale and shift
-  if (modulate) cb_wait_front(x.cb_adaln, 2);
-  tile_regs_acquire();
-  if (modulate) {
-    mul_tiles(x.cb_m1, x.cb_adaln, 0, 0, 0, Broadcast::row);
-    add_row(x, x.cb_adaln, 1, 0);
-  } else {
-    copy_tile(x.cb_m1, 0, 0);
-  }
-  finish_math();
-  pack_range(x.cb_h, 0, 1);
-  tile_regs_release();
-  cb_pop_front(x.cb_m1, 1);
-  if (modulate) cb_pop_front(x.cb_adaln, 2);
+  cb_wait_front(x.cb_x, x.x_pages());
+  normalize_own_tile(x, modulate, eps_cb, eps_tile, true);
 }
 
 void hub_state_to_bf16(Ctx& x) {
@@ -505,7 +603,7 @@ void hub_state_to_bf16(Ctx& x) {
   }
 }
 
-void hub_euler_update(Ctx& x) {
+void hub_euler_update(Ctx& x, bool round_bf16) {
   cb_wait_front(x.cb_land, kLandPages);
   cb_wait_front(x.cb_hconst, 1);
   for (uint32_t i = 0; i < 2 * x.nt; ++i) {
@@ -516,8 +614,16 @@ void hub_euler_update(Ctx& x) {
     copy_tile(x.cb_land, i, 1);
     finish_math();
     cb_pop_front(x.cb_act, 1);
-    pack_range(x.cb_act, 0, 1);
+    pack_range(round_bf16 ? x.cb_xbf : x.cb_act, 0, 1);
     pack_range(x.cb_vel, 1, 1);
+    tile_regs_release();
+    if (!round_bf16) continue;
+    cb_wait_front(x.cb_xbf, 1);
+    tile_regs_acquire();
+    copy_tile(x.cb_xbf, 0, 0);
+    finish_math();
+    cb_pop_front(x.cb_xbf, 1);
+    pack_range(x.cb_act, 0, 1);
     tile_regs_release();
   }
   cb_pop_front(x.cb_land, kLandPages);

@@ -20,6 +20,12 @@ void stream_matmul(Ctx& x, uint32_t k_tiles, uint32_t a_row_tiles, uint32_t a_co
 void full_k_op(Ctx& x, uint32_t a_row_tiles, Activation act);
 // A K-split op (q, out, ff2): the 4 fp32 partial tiles into cb_scores.
 void partial_op(Ctx& x, uint32_t k_tiles, uint32_t a_row_tiles, uint32_t a_col0);
+// Seed FF2: the four fp32 partials into cb_scores from the `chunks` [64, 1024] chunks of the FF1
+// output arriving in cb_a (64-page windows), multiplying the part of each inside this core's K quarter.
+void ff2_chunk_partials(Ctx& x, uint32_t chunks);
+// The K core of a head: its 4 K tiles in cb_mm0 (row tile r, column tile d at r * 2 + d) replaced
+// by the K^T tiles attention multiplies by (d * 2 + r).
+void transpose_head_k(Ctx& x);
 // A tail op on one N tile over the whole K from cb_tw: bias, activation, 2 bf16 tiles into cb_o.
 void tail_op(Ctx& x, uint32_t k_tiles, uint32_t a_row_tiles, Activation act);
 // The encoder's last op: (acc + b3_pos) on the action rows, the state/future rows elsewhere.
@@ -36,14 +42,23 @@ void head_attention(Ctx& x, uint32_t q_cb, uint32_t chunks);
 // exchange; the head core merges the two remote parts in cb_part with its own and normalises.
 void stage_part(Ctx& x);
 void merge_parts(Ctx& x);
-// x_(row,col) + the 4 partials in cb_part + bias, packed into cb_h.
-void residual_update(Ctx& x);
+// x_(row,col) + the 4 partials in cb_part + bias: packed into cb_h for a residual round, or
+// (`in_place`) into cb_x as this core's only tile.
+void residual_update(Ctx& x, bool in_place);
 // LayerNorm of the row in cb_x (fp32 statistics), this core's tile normalised, optionally
 // modulated by the (1 + scale, shift) tiles in cb_adaln_raw, packed into cb_h.
 void layer_norm_own_tile(Ctx& x, bool modulate, uint32_t eps_cb, uint32_t eps_tile);
+// Seed: this core's share of its tile row's LayerNorm statistics, the sums of x and of x^2 over its
+// own tile's 32 columns, as two fp32 tiles (every row holding the 32 token rows' sums) at the front
+// of a 4-page cb_scores window.
+void layer_norm_partial_stats(Ctx& x);
+// Seed: the same LayerNorm from the 48 partials of the tile row that the statistics round left in
+// cb_part (per tile row: sums of x for cores 0-31, 32-47, sums of x^2 likewise).
+void layer_norm_from_stats(Ctx& x, bool modulate, uint32_t eps_cb, uint32_t eps_tile);
 
-// Hub: x_t (cb_act, fp32) -> bf16 into cb_xin, and x_t += dt * v with v in cb_land.
+// Hub: x_t (cb_act, fp32) -> bf16 into cb_xin, and x_t += dt * v with v in cb_land, the new state
+// rounded to bf16 (through cb_xbf) when `round_bf16`.
 void hub_state_to_bf16(Ctx& x);
-void hub_euler_update(Ctx& x);
+void hub_euler_update(Ctx& x, bool round_bf16);
 
 }  // namespace ditmk::tt::kernel
