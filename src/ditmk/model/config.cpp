@@ -44,7 +44,8 @@ std::vector<KeySet> block_schedule(const ModelConfig& c) {
 }
 
 std::string default_embodiment(const ModelConfig& config) {
-  return config.embodiment_ids.count("new_embodiment") ? "new_embodiment" : "0";
+  const auto it = config.embodiment_ids.find("new_embodiment");
+  return it != config.embodiment_ids.end() && it->second < config.n_embodiments ? "new_embodiment" : "0";
 }
 
 ModelConfig default_config(Version version) {

@@ -74,7 +74,8 @@ struct ModelConfig {
   int step_bucket(int step) const { return int(double(step) / n_steps * timestep_buckets); }
 };
 
-// The embodiment to use when none is given: new_embodiment where the release names it, else slot "0".
+// The embodiment to use when none is given: new_embodiment where the release names it and has its
+// slot (a small release may carry fewer slots than the version's table names), else slot "0".
 std::string default_embodiment(const ModelConfig& config);
 
 // The released defaults of a version (MODEL.md section 1); n_blocks and vl_layers as released.
