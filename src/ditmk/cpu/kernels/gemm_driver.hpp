@@ -28,13 +28,16 @@ namespace {
 constexpr int64_t kBlockK = 256;
 static_assert(kBlockK % kKAlign == 0 && kBlockK % kInt8Block == 0);
 
-// Cache lines of the next weight block a tile asks for while it computes, one per inner iteration
+// Cache lines of a coming weight block a tile asks for while it computes, one per inner iteration
 // (any left over after the loop at its end): spread over the row tiles, the DRAM reads for block
-// b+1 overlap the arithmetic on block b, and one request per iteration never piles up more misses
+// b+2 overlap the arithmetic on block b, and one request per iteration never piles up more misses
 // than the L1 can track. Measured on the model's cold M = 49 products: ~10-15% faster than asking
-// for all of block b+1 at the start of each tile, and ~10% faster again than asking for block b+2:
-// three 16 KiB bf16 blocks in flight filled the 48 KiB L1 and evicted the block being computed
-// (asking for b+1 into L1 and b+2 into L2 with prefetcht1 was no better than b+1 alone).
+// for all of block b+1 at the start of each tile. Asking for b+1 instead of b+2 looked ~10% better
+// on single cold GEMMs but made the whole N1.5 bf16 denoise slower side by side (658 -> 571 ms
+// back at b+2), and cached 1-thread GEMMs too (3072 x 3072: 300 -> 324 GFLOP/s back at b+2).
+// How many blocks ahead the tiles ask for (see above: the whole engine is the judge, not one GEMM).
+constexpr std::size_t kPrefetchBlocksAhead = 2;
+
 struct Prefetch {
   const char* first = nullptr;
   int64_t lines = 0;
@@ -61,7 +64,7 @@ void run_tile(int64_t rows, const typename Micro::XElem* x, int64_t x_stride,
 // the weights.
 inline Prefetch prefetch_share(const PackedWeights& w, std::size_t offset, std::size_t block_bytes, int64_t t,
                                int64_t tiles) {
-  const std::size_t next = offset + block_bytes;
+  const std::size_t next = offset + kPrefetchBlocksAhead * block_bytes;
   if (next >= w.bytes()) return {};
   const int64_t lines = int64_t(std::min(block_bytes, w.bytes() - next) / 64);
   const int64_t begin = lines * t / tiles, end = lines * (t + 1) / tiles;
