@@ -50,9 +50,10 @@ class Server:
                     return int(line.split()[1])
         return 0
 
-    def stop(self, killed=False):
-        """SIGTERM (or, after the kill endpoint, wait for the exit); returns (exit code, stderr)."""
-        if not killed and self.process.poll() is None:
+    def stop(self, already_asked=False):
+        """SIGTERM, or with already_asked (after the kill endpoint or a signal) only wait for the exit;
+        returns (exit code, stderr)."""
+        if not already_asked and self.process.poll() is None:
             self.process.terminate()
         _, err = self.process.communicate(timeout=60)
         return self.process.returncode, err

@@ -160,13 +160,13 @@ def test_token_size_limit_kill_and_signal(releases):
     with pytest.raises(ServerError, match=r"request: \d+ bytes exceed the server's limit of 52429 bytes"):
         client.get_action(**big)
     assert client.kill() == {"status": "ok", "message": "Server is stopping"}
-    code, err = server.stop(killed=True)
+    code, err = server.stop(already_asked=True)
     assert code == 0 and "serve: stopped (kill)" in err
     assert "serve: ? error" in err and "Unauthorized" in err and "serve: get_action ok" in err
     port = free_port()
     server = serve_load.Server(DITMK, port, "--checkpoint", releases["n15"], "--threads", "1")
     server.process.send_signal(signal.SIGINT)
-    code, err = server.stop(killed=True)  # wait for the exit: a second signal after shutdown began is not the test
+    code, err = server.stop(already_asked=True)
     assert code == 0 and "serve: stopped (signal)" in err
 
 
