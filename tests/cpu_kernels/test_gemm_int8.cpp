@@ -123,7 +123,7 @@ TEST(PackedWeightsInt8, NonFiniteWeightIsAnErrorNamingTheTensor) {
 TEST(Int8Dot, FollowsTheIsaCapAndTheCpu) {
   EXPECT_EQ(int8_dot_for(Isa::portable), Int8Dot::portable);
   if (isa_supported(Isa::avx2)) {
-    EXPECT_EQ(int8_dot_for(Isa::avx2), has_avx_vnni() ? Int8Dot::avx_vnni : Int8Dot::portable);
+    EXPECT_EQ(int8_dot_for(Isa::avx2), has_avx_vnni() ? Int8Dot::avx_vnni : Int8Dot::avx2);
   }
   if (isa_supported(Isa::avx512_bf16) && has_avx512_vnni()) {
     EXPECT_EQ(int8_dot_for(Isa::avx512_bf16), Int8Dot::avx512_vnni);
@@ -158,9 +158,8 @@ struct Int8Problem {
   }
 };
 
-std::string label(Isa isa, int64_t m, int64_t k, int64_t n) {
-  return std::string(int8_dot_name(int8_dot_for(isa))) + " M=" + std::to_string(m) + " K=" + std::to_string(k) +
-         " N=" + std::to_string(n);
+std::string label(Int8Dot dot, int64_t m, int64_t k, int64_t n) {
+  return std::string(int8_dot_name(dot)) + " M=" + std::to_string(m) + " K=" + std::to_string(k) + " N=" + std::to_string(n);
 }
 
 bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
@@ -178,10 +177,10 @@ TEST(GemmInt8, EveryKernelEqualsTheReferenceBitForBit) {
         for (bool with_bias : {true, false}) {
           std::vector<float> want(p.y0);
           gemm_reference(p.args(want.data(), act, out, with_bias));
-          for (Isa isa : supported_isas()) {
+          for (Int8Dot dot : supported_int8_dots()) {
             std::vector<float> got(p.y0);
-            gemm(p.args(got.data(), act, out, with_bias), isa);
-            EXPECT_TRUE(same_bits(got, want)) << label(isa, s[0], s[1], s[2]) << " act " << int(act) << " out "
+            gemm_int8(p.args(got.data(), act, out, with_bias), dot);
+            EXPECT_TRUE(same_bits(got, want)) << label(dot, s[0], s[1], s[2]) << " act " << int(act) << " out "
                                               << int(out) << " bias " << with_bias;
           }
         }
@@ -196,11 +195,11 @@ TEST(GemmInt8, SmoothActivationsWithinTheirApproximation) {
   for (Activation act : {Activation::gelu_tanh, Activation::silu}) {
     std::vector<float> want(p.y0);
     gemm_reference(p.args(want.data(), act, OutputMode::accumulate));
-    for (Isa isa : supported_isas()) {
+    for (Int8Dot dot : supported_int8_dots()) {
       std::vector<float> got(p.y0);
-      gemm(p.args(got.data(), act, OutputMode::accumulate), isa);
+      gemm_int8(p.args(got.data(), act, OutputMode::accumulate), dot);
       for (std::size_t i = 0; i < got.size(); ++i)
-        ASSERT_NEAR(got[i], want[i], 2e-6 * (1 + std::abs(want[i]))) << label(isa, 49, 200, 96) << " act " << int(act);
+        ASSERT_NEAR(got[i], want[i], 2e-6 * (1 + std::abs(want[i]))) << label(dot, 49, 200, 96) << " act " << int(act);
     }
   }
 }
@@ -234,17 +233,17 @@ TEST(GemmInt8, ColumnRangeWritesOnlyItsColumns) {
   const Int8Problem p(17, 96, 132, 1300);
   std::vector<float> full(p.y0);
   gemm_reference(p.args(full.data(), Activation::none, OutputMode::store));
-  for (Isa isa : supported_isas()) {
+  for (Int8Dot dot : supported_int8_dots()) {
     for (auto [begin, end] : {std::pair<int64_t, int64_t>{32, 96}, {128, 132}, {0, 32}}) {
       std::vector<float> got(p.y0);
       GemmArgs a = p.args(got.data(), Activation::none, OutputMode::store);
       a.n_begin = begin, a.n_end = end;
-      gemm(a, isa);
+      gemm_int8(a, dot);
       for (int64_t r = 0; r < p.m; ++r)
         for (int64_t c = 0; c < p.n; ++c) {
           const std::size_t i = std::size_t(r * p.n + c);
           const float want = c >= begin && c < end ? full[i] : p.y0[i];
-          ASSERT_EQ(got[i], want) << label(isa, p.m, p.k, p.n) << " " << r << "," << c;
+          ASSERT_EQ(got[i], want) << label(dot, p.m, p.k, p.n) << " " << r << "," << c;
         }
     }
   }
@@ -287,11 +286,39 @@ TEST(GemmInt8, EveryIsaQuantizesXLikeTheScalarRule) {
 
 TEST(GemmInt8, RepeatedCallsAreBitIdentical) {
   const Int8Problem p(64, 300, 160, 1500);
-  for (Isa isa : supported_isas()) {
+  for (Int8Dot dot : supported_int8_dots()) {
     std::vector<float> first(p.y0), second(p.y0);
-    gemm(p.args(first.data(), Activation::gelu_tanh, OutputMode::store), isa);
-    gemm(p.args(second.data(), Activation::gelu_tanh, OutputMode::store), isa);
-    EXPECT_TRUE(same_bits(first, second)) << isa_name(isa);
+    gemm_int8(p.args(first.data(), Activation::gelu_tanh, OutputMode::store), dot);
+    gemm_int8(p.args(second.data(), Activation::gelu_tanh, OutputMode::store), dot);
+    EXPECT_TRUE(same_bits(first, second)) << int8_dot_name(dot);
+  }
+}
+
+// Blocks whose every value quantizes to +-127 on both sides: the largest int32 block sums, and for
+// the AVX2 kernel the largest int16 pair sums (2 * 127 * 127) vpmaddubsw must not saturate, in
+// every sign combination.
+TEST(GemmInt8, ExtremeBlocksAreExact) {
+  const int64_t m = 4, k = 96, n = 64;
+  std::vector<float> x(std::size_t(m * k));
+  for (int64_t r = 0; r < m; ++r)
+    for (int64_t i = 0; i < k; ++i) x[std::size_t(r * k + i)] = (r == 0 || (r == 2 && i % 2) || (r == 3 && i % 3 == 0)) ? 127.0f : -127.0f;
+  Tensor src(DType::F32, {n, k});
+  for (int64_t c = 0; c < n; ++c)
+    for (int64_t i = 0; i < k; ++i) src.data<float>()[c * k + i] = (c % 2 == 0 || (c % 4 == 1 && i % 2)) ? 0.5f : -0.5f;
+  const PackedWeights w = PackedWeights::pack(src.view(), WeightLayout::out_in, WeightFormat::int8);
+  Tensor scratch(DType::U8, {int64_t(gemm_scratch_bytes(w, m))});
+  GemmArgs a;
+  a.x = x.data(), a.x_stride = k, a.m = m, a.weights = &w, a.y_stride = n, a.n_begin = 0, a.n_end = n;
+  a.scratch = scratch.bytes(), a.scratch_bytes = scratch.nbytes();
+  std::vector<float> want(std::size_t(m * n));
+  a.y = want.data();
+  gemm_reference(a);
+  EXPECT_EQ(want[0], 127.0f * 0.5f * float(k));  // all products positive: the exact sum
+  for (Int8Dot dot : supported_int8_dots()) {
+    std::vector<float> got(std::size_t(m * n));
+    a.y = got.data();
+    gemm_int8(a, dot);
+    EXPECT_TRUE(same_bits(got, want)) << int8_dot_name(dot);
   }
 }
 

@@ -31,6 +31,7 @@ double peak_chain_avx2_fp32(long iterations);
 double peak_chain_portable(long iterations);
 double peak_chain_avx512_vnni(long iterations);
 double peak_chain_avx_vnni(long iterations);
+double peak_chain_avx2_int8(long iterations);
 double peak_chain_portable_int8(long iterations);
 }  // namespace detail
 

@@ -1,7 +1,7 @@
 #pragma once
 // The timed loop every compute-peak probe shares: `Chains` independent accumulators (24 by default:
-// more than latency x issue width of any multiply-add here; VEX code, with 16 registers, takes
-// 12), `step` applied to each once per iteration. The empty asm keeps the operand in a register
+// more than latency x issue width of any multiply-add here; VEX and SSE code, with 16 registers,
+// take 12), `step` applied to each once per iteration. The empty asm keeps the operand in a register
 // and unknown to the compiler, so the chains cannot be folded.
 namespace ditmk::cpu::detail {
 

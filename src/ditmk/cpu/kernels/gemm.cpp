@@ -1,5 +1,7 @@
 #include "ditmk/cpu/kernels/gemm.hpp"
 
+#include <algorithm>
+
 #include "ditmk/core/error.hpp"
 #include "ditmk/cpu/kernels/gemm_isa.hpp"
 
@@ -55,6 +57,7 @@ void gemm_prepare_x_columns(const GemmArgs& args, Isa isa, int64_t k_begin, int6
   if (w.format() == WeightFormat::int8) {
     switch (int8_dot_for(isa)) {
       case Int8Dot::portable: return detail::quantize_x_portable(args, k);
+      case Int8Dot::avx2:
       case Int8Dot::avx_vnni: return detail::quantize_x_avx2(args, k);
       case Int8Dot::avx512_vnni: return detail::quantize_x_avx512(args, k);
     }
@@ -71,18 +74,27 @@ void gemm_prepare_x(const GemmArgs& args, Isa isa) {
 void gemm(const GemmArgs& args, Isa isa) {
   check_args(args);
   require(isa_supported(isa), "gemm: instruction set {} is not supported by this CPU", isa_name(isa));
-  if (args.weights->format() == WeightFormat::int8) {
-    switch (int8_dot_for(isa)) {
-      case Int8Dot::portable: return detail::gemm_int8_portable(args);
-      case Int8Dot::avx_vnni: return detail::gemm_int8_avx_vnni(args);
-      case Int8Dot::avx512_vnni: return detail::gemm_int8_avx512_vnni(args);
-    }
-  }
+  if (args.weights->format() == WeightFormat::int8) return gemm_int8(args, int8_dot_for(isa));
   switch (isa) {
     case Isa::portable: return detail::gemm_portable(args);
     case Isa::avx2: return detail::gemm_avx2(args);
     case Isa::avx512_bf16:
     case Isa::amx_bf16: return detail::gemm_avx512(args);
+  }
+}
+
+void gemm_int8(const GemmArgs& args, Int8Dot dot) {
+  check_args(args);
+  require(args.weights->format() == WeightFormat::int8, "gemm_int8: weights are {}, not int8",
+          weight_format_name(args.weights->format()));
+  const std::vector<Int8Dot> dots = supported_int8_dots();
+  require(std::find(dots.begin(), dots.end(), dot) != dots.end(), "gemm: int8 dot product {} is not supported by this CPU",
+          int8_dot_name(dot));
+  switch (dot) {
+    case Int8Dot::portable: return detail::gemm_int8_portable(args);
+    case Int8Dot::avx2: return detail::gemm_int8_avx2(args);
+    case Int8Dot::avx_vnni: return detail::gemm_int8_avx_vnni(args);
+    case Int8Dot::avx512_vnni: return detail::gemm_int8_avx512_vnni(args);
   }
 }
 

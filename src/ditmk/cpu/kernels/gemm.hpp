@@ -6,7 +6,7 @@
 // fp32 summation order; with fp32 weights x is used as given. Accumulation is fp32 throughout.
 // With int8 weights x is quantized per row into 32-value blocks like the weights (int8_block.hpp),
 // each block's products are summed exactly in int32 and its scales applied in fp32, block after
-// block: every int8 kernel (AVX512-VNNI, AVX-VNNI, portable; see int8_dot_for) gives the same bits.
+// block: every int8 kernel (AVX512-VNNI, AVX-VNNI, AVX2, portable; see int8_dot_for) gives the same bits.
 // A call computes only the column range [n_begin, n_end): n_begin a multiple of kGemmColumnStep,
 // n_end a multiple of it or N, so threads can split N. No heap allocation and no threads inside.
 #include <cstddef>
@@ -62,6 +62,9 @@ std::size_t gemm_prepared_row_bytes(const PackedWeights& weights, Isa isa);
 // supported here. amx_bf16 runs the AVX512-BF16 kernels (every AMX CPU has them).
 void gemm(const GemmArgs& args, Isa isa);
 inline void gemm(const GemmArgs& args) { gemm(args, selected_isa()); }
+// gemm() for int8 weights with the int8 dot product named rather than the one int8_dot_for picks
+// (which must be one of supported_int8_dots()): how the tests reach every int8 kernel of a CPU.
+void gemm_int8(const GemmArgs& args, Int8Dot dot);
 
 // The slow oracle: double-precision sums over the same packed (rounded) weights and the same
 // bf16-rounded x, written in float; same column range and epilogue. For int8 weights: x quantized

@@ -2,20 +2,19 @@
 // CPUs with AVX2 and AVX-VNNI, and for AVX-512 CPUs capped to AVX2. VEX reaches 16 registers only:
 // a tile is 3 rows x 32 columns = 12 ymm int32 accumulators + 3 broadcast x quads + 1 weight
 // register. The block arithmetic is the AVX512-VNNI kernel's (gemm_int8_avx512vnni.cpp), on ymm.
-//
-// Also x's quantization for AVX2 CPUs (it needs AVX2 only), used by this kernel.
+// x is quantized by the AVX2 int8 file's quantize_x_avx2.
 #include <immintrin.h>
 
 #include "ditmk/cpu/kernels/gemm_driver.hpp"
 #include "ditmk/cpu/kernels/gemm_epilogue_avx2.hpp"
+#include "ditmk/cpu/kernels/gemm_int8_ymm.hpp"
 #include "ditmk/cpu/kernels/gemm_isa.hpp"
 
 namespace ditmk::cpu::detail {
 namespace {
 
-// GCC's own vector type and builtin keep the accumulators in registers (see the AVX512-VNNI file).
-using I32x8 = __v8si;
-
+// I32x8 (GCC's own vector type) and the builtin keep the accumulators in registers (see the
+// AVX512-VNNI file).
 struct Int8Micro : Int8MicroBase {
   static constexpr int kTileRows = 3;
 
@@ -38,18 +37,7 @@ struct Int8Micro : Int8MicroBase {
           for (int r = 0; r < R; ++r) c[r][j] = __builtin_ia32_vpdpbusd_v8si(c[r][j], xq[r], wq);
         }
       }
-      // w_scale * 2^e by a multiply with 2^e made exactly: the same rounding as vscalefps
-      const auto* w_scale = reinterpret_cast<const float*>(group + PackedWeights::kInt8ScalesOffset);
-      const bool start = first && b == 0;
-      for (int r = 0; r < R; ++r) {
-        const __m256 x_scale = _mm256_set1_ps(pow2(int(x[r * x_stride + b].exponent)));
-        for (int j = 0; j < 4; ++j) {
-          float* a = acc + r * kPanelWidth + 8 * j;
-          const __m256 s = _mm256_mul_ps(_mm256_load_ps(w_scale + 8 * j), x_scale);
-          const __m256 sum = __builtin_convertvector(c[r][j], __v8sf);
-          _mm256_store_ps(a, _mm256_fmadd_ps(sum, s, start ? _mm256_setzero_ps() : _mm256_load_ps(a)));
-        }
-      }
+      add_scaled_block<R>(c, x, x_stride, b, group, acc, first && b == 0);
     }
     next.issue_rest(line);
   }
@@ -59,54 +47,12 @@ struct Int8Micro : Int8MicroBase {
   }
 };
 
-// The largest of 8 lanes, in every lane.
-__m256 max_across(__m256 v) {
-  v = _mm256_max_ps(v, _mm256_permute2f128_ps(v, v, 1));
-  v = _mm256_max_ps(v, _mm256_shuffle_ps(v, v, _MM_SHUFFLE(1, 0, 3, 2)));
-  return _mm256_max_ps(v, _mm256_shuffle_ps(v, v, _MM_SHUFFLE(2, 3, 0, 1)));
-}
-
 }  // namespace
 
 void gemm_int8_avx_vnni(const GemmArgs& args) {
   const PackedWeights& w = *args.weights;
   if (!args.x_prepared) quantize_x_avx2(args, KRange::all(w));
   run_gemm<Int8Micro>(args, reinterpret_cast<const Int8XBlock*>(args.scratch), int8_row_stride(w), w.k_padded());
-}
-
-// quantize_int8_activations on 32 floats at a time: the same exponent and the same fp32 multiply and
-// round-to-nearest-even per value, so the same bytes.
-void quantize_x_avx2(const GemmArgs& args, KRange k) {
-  const PackedWeights& w = *args.weights;
-  auto* out = reinterpret_cast<Int8XBlock*>(args.scratch);
-  const __m256 sign = _mm256_set1_ps(-0.0f);
-  const __m256i lane_index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  // packs/packus interleave 128-bit lanes; this puts the 32 bytes back in k order
-  const __m256i lane_order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-  for (int64_t r = 0; r < args.m; ++r) {
-    const float* src = args.x + r * args.x_stride;
-    Int8XBlock* dst = out + r * int8_row_stride(w);
-    for (int64_t b = k.begin / kInt8Block; b < k.stop(w) / kInt8Block; ++b) {
-      const int64_t valid = std::clamp<int64_t>(w.k() - b * kInt8Block, 0, kInt8Block);
-      __m256 v[4];
-      for (int i = 0; i < 4; ++i) {
-        const __m256i in_range = _mm256_cmpgt_epi32(_mm256_set1_epi32(int(valid - 8 * i)), lane_index);
-        v[i] = _mm256_maskload_ps(src + b * kInt8Block + 8 * i, in_range);
-      }
-      __m256 m = _mm256_andnot_ps(sign, v[0]);
-      for (int i = 1; i < 4; ++i) m = _mm256_max_ps(m, _mm256_andnot_ps(sign, v[i]));
-      const float absmax = _mm256_cvtss_f32(max_across(m));
-      const int e = int8_activation_exponent(absmax);
-      const __m256 inv = _mm256_set1_ps(absmax >= kInt8ZeroBelow ? pow2(-e) : 0.0f);
-      __m256i q[4];
-      for (int i = 0; i < 4; ++i) q[i] = _mm256_cvtps_epi32(_mm256_mul_ps(v[i], inv));
-      const __m256i words = _mm256_packs_epi32(q[0], q[1]), words_hi = _mm256_packs_epi32(q[2], q[3]);
-      __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(words, words_hi), lane_order);
-      bytes = _mm256_xor_si256(bytes, _mm256_set1_epi8(char(0x80)));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst[b].values), bytes);
-      dst[b].exponent = float(e);
-    }
-  }
 }
 
 }  // namespace ditmk::cpu::detail

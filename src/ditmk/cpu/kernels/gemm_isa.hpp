@@ -38,10 +38,11 @@ void prepare_x_avx512(const GemmArgs& args, KRange k);
 
 // int8 weights, one file per int8 dot product (Int8Dot); x quantized into Int8XBlock rows.
 void gemm_int8_portable(const GemmArgs& args);
+void gemm_int8_avx2(const GemmArgs& args);
 void gemm_int8_avx_vnni(const GemmArgs& args);
 void gemm_int8_avx512_vnni(const GemmArgs& args);
 void quantize_x_portable(const GemmArgs& args, KRange k);
-void quantize_x_avx2(const GemmArgs& args, KRange k);  // in the AVX-VNNI file: needs AVX2 only
+void quantize_x_avx2(const GemmArgs& args, KRange k);  // in the AVX2 int8 file; AVX-VNNI's too
 void quantize_x_avx512(const GemmArgs& args, KRange k);
 // gemm_reference() for int8 weights (gemm_int8_ref.cpp).
 void gemm_int8_reference(const GemmArgs& args);

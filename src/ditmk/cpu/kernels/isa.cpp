@@ -121,13 +121,22 @@ bool has_avx_vnni() { return vnni_support().avx; }
 
 Int8Dot int8_dot_for(Isa isa) {
   if (isa >= Isa::avx512_bf16 && isa_supported(isa) && has_avx512_vnni()) return Int8Dot::avx512_vnni;
-  if (isa >= Isa::avx2 && isa_supported(Isa::avx2) && has_avx_vnni()) return Int8Dot::avx_vnni;
+  if (isa >= Isa::avx2 && isa_supported(Isa::avx2)) return has_avx_vnni() ? Int8Dot::avx_vnni : Int8Dot::avx2;
   return Int8Dot::portable;
+}
+
+std::vector<Int8Dot> supported_int8_dots() {
+  std::vector<Int8Dot> dots{Int8Dot::portable};
+  if (isa_supported(Isa::avx2)) dots.push_back(Int8Dot::avx2);
+  if (isa_supported(Isa::avx2) && has_avx_vnni()) dots.push_back(Int8Dot::avx_vnni);
+  if (isa_supported(Isa::avx512_bf16) && has_avx512_vnni()) dots.push_back(Int8Dot::avx512_vnni);
+  return dots;
 }
 
 std::string_view int8_dot_name(Int8Dot dot) {
   switch (dot) {
     case Int8Dot::portable: return "portable";
+    case Int8Dot::avx2: return "avx2";
     case Int8Dot::avx_vnni: return "avx-vnni";
     case Int8Dot::avx512_vnni: return "avx512-vnni";
   }

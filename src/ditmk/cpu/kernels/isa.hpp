@@ -31,11 +31,15 @@ bool has_avx512_vnni();
 bool has_avx_vnni();
 
 // The int8 dot product the GEMM runs under an ISA cap: vpdpbusd on zmm where the cap allows AVX-512
-// and the CPU has AVX512-VNNI, vpdpbusd on ymm where it allows AVX2 and the CPU has AVX-VNNI, else
-// plain C++.
-enum class Int8Dot { portable, avx_vnni, avx512_vnni };
+// and the CPU has AVX512-VNNI, vpdpbusd on ymm where it allows AVX2 and the CPU has AVX-VNNI,
+// AVX2's vpmaddubsw + vpmaddwd where it allows AVX2 and the CPU has no VNNI on ymm (Zen 3, Intel
+// before Alder Lake), else plain C++. Ordered like Isa: a later one is faster where both run.
+enum class Int8Dot { portable, avx2, avx_vnni, avx512_vnni };
 Int8Dot int8_dot_for(Isa isa);
-std::string_view int8_dot_name(Int8Dot dot);  // "portable", "avx-vnni", "avx512-vnni"
+// Every int8 dot product this CPU can run, portable first, whichever int8_dot_for picks: the tests
+// compare each of them with the reference.
+std::vector<Int8Dot> supported_int8_dots();
+std::string_view int8_dot_name(Int8Dot dot);  // "portable", "avx2", "avx-vnni", "avx512-vnni"
 
 // The ISA the kernels use by default: detected_isa() lowered by DITMK_ISA and by limit_isa.
 Isa selected_isa();
