@@ -2,11 +2,13 @@
 // call rounding x itself gives, on every ISA and for row chunks past the first.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstring>
+#include <iterator>
 #include <vector>
 
+#include "ditmk/core/dtype.hpp"
 #include "ditmk/core/error.hpp"
-
 #include "ditmk/cpu/kernels/gemm.hpp"
 #include "random_data.hpp"
 
@@ -75,6 +77,35 @@ TEST(GemmPrepared, ColumnPiecesEqualTheWhole) {
   EXPECT_THROW(gemm_prepare_x_columns(a, selected_isa(), 16, 64), Error);
   EXPECT_THROW(gemm_prepare_x_columns(a, selected_isa(), 0, 100), Error);
   EXPECT_THROW(gemm_prepare_x_columns(a, selected_isa(), 64, 64), Error);
+}
+
+// The ISAs that prepare bf16-valued floats (AVX2's vector code, the portable loop) round every
+// value as f32_to_bf16 does: ties both ways, the largest finite values (rounding to inf), inf,
+// NaN (quieted), subnormals, signed zeros, and the zero padding past K.
+TEST(GemmPrepared, FloatRoundingIsTheScalarRule) {
+  const int64_t rows = 3, k = 77;
+  std::vector<float> x = testing::random_normal(std::size_t(rows * k), 75, 3.0f);
+  const uint32_t special[] = {0x3f808000u, 0x3f818000u, 0xbf808000u, 0x7f7fffffu, 0xff7fffffu, 0x7f800000u,
+                              0xff800000u, 0x7fc00001u, 0x7f800001u, 0xffa00000u, 0x00000001u, 0x807fffffu,
+                              0x80000000u, 0x00000000u, 0x3f80ffffu, 0x3f807fffu};
+  for (std::size_t i = 0; i < std::size(special); ++i) x[i + 5] = std::bit_cast<float>(special[i]);
+  const Tensor w = testing::random_tensor(DType::F32, {32, k}, 76);
+  const PackedWeights packed = PackedWeights::pack(w.view(), WeightLayout::out_in, WeightFormat::bf16);
+  for (Isa isa : supported_isas()) {
+    if (isa >= Isa::avx512_bf16) continue;  // bf16 pairs there, covered by the GEMM tests
+    const std::size_t row_floats = gemm_prepared_row_bytes(packed, isa) / sizeof(float);
+    std::vector<float> out(row_floats * rows, 42.0f);
+    GemmArgs a;
+    a.x = x.data(), a.x_stride = k, a.m = rows, a.weights = &packed;
+    a.scratch = reinterpret_cast<std::byte*>(out.data()), a.scratch_bytes = out.size() * sizeof(float);
+    gemm_prepare_x(a, isa);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t i = 0; i < packed.k_padded(); ++i) {
+        const float want = i < k ? round_to_bf16(x[std::size_t(r * k + i)]) : 0.0f;
+        ASSERT_EQ(std::bit_cast<uint32_t>(out[std::size_t(r) * row_floats + std::size_t(i)]), std::bit_cast<uint32_t>(want))
+            << isa_name(isa) << " row " << r << " column " << i;
+      }
+  }
 }
 
 }  // namespace

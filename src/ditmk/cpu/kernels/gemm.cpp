@@ -63,6 +63,7 @@ void gemm_prepare_x_columns(const GemmArgs& args, Isa isa, int64_t k_begin, int6
     }
   }
   if (isa >= Isa::avx512_bf16) detail::prepare_x_avx512(args, k);
+  else if (isa == Isa::avx2) detail::prepare_x_avx2(args, k);
   else detail::prepare_x_portable(args, k);
 }
 

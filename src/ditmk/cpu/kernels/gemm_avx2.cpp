@@ -3,7 +3,10 @@
 // 3 rows x 32 columns = 12 ymm accumulators + 3 broadcasts + 1 weight register, the 16 AVX2 has.
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstring>
+
+#include "ditmk/core/dtype.hpp"
 
 #include "ditmk/cpu/kernels/gemm_driver.hpp"
 #include "ditmk/cpu/kernels/gemm_epilogue_avx2.hpp"
@@ -85,8 +88,34 @@ struct Micro {
 void gemm_avx2(const GemmArgs& args) {
   const PackedWeights& w = *args.weights;
   if (w.format() == WeightFormat::fp32) return run_gemm<Micro>(args, args.x, args.x_stride, w.k());
-  if (!args.x_prepared) prepare_x_portable(args, KRange::all(w));
+  if (!args.x_prepared) prepare_x_avx2(args, KRange::all(w));
   run_gemm<Micro>(args, reinterpret_cast<const float*>(args.scratch), scratch_row_stride(w), w.k_padded());
+}
+
+// prepare_x_portable 8 floats at a time: f32_to_bf16's round to nearest even (and quiet NaN) on the
+// bits, the low half cleared, so the same bytes.
+void prepare_x_avx2(const GemmArgs& args, KRange range) {
+  const PackedWeights& w = *args.weights;
+  auto* x = reinterpret_cast<float*>(args.scratch);
+  const int64_t stride = scratch_row_stride(w);
+  const int64_t valid_end = std::min(range.stop(w), w.k());
+  const int64_t vector_end = range.begin + (valid_end - range.begin) / 8 * 8;
+  const __m256i magnitude = _mm256_set1_epi32(0x7fffffff), infinity = _mm256_set1_epi32(0x7f800000);
+  const __m256i quiet = _mm256_set1_epi32(0x00400000), high_half = _mm256_set1_epi32(int(0xffff0000u));
+  const __m256i half_ulp = _mm256_set1_epi32(0x7fff), one = _mm256_set1_epi32(1);
+  for (int64_t r = 0; r < args.m; ++r) {
+    const float* src = args.x + r * args.x_stride;
+    float* dst = x + r * stride;
+    for (int64_t k = range.begin; k < vector_end; k += 8) {
+      const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + k));
+      const __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(bits, magnitude), infinity);
+      const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(bits, 16), one);
+      const __m256i rounded = _mm256_add_epi32(bits, _mm256_add_epi32(half_ulp, odd));
+      const __m256i chosen = _mm256_blendv_epi8(rounded, _mm256_or_si256(bits, quiet), nan);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + k), _mm256_and_si256(chosen, high_half));
+    }
+    for (int64_t k = vector_end; k < range.stop(w); ++k) dst[k] = k < w.k() ? round_to_bf16(src[k]) : 0.0f;
+  }
 }
 
 }  // namespace ditmk::cpu::detail

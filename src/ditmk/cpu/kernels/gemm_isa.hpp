@@ -33,7 +33,8 @@ struct KRange {
 
 // x rounded for the bf16-weight kernels, into args.scratch with scratch_row_stride(): bf16 pairs
 // (AVX-512) or bf16-valued floats (AVX2, portable).
-void prepare_x_portable(const GemmArgs& args, KRange k);  // shared by AVX2 and portable
+void prepare_x_portable(const GemmArgs& args, KRange k);
+void prepare_x_avx2(const GemmArgs& args, KRange k);  // the same floats as prepare_x_portable
 void prepare_x_avx512(const GemmArgs& args, KRange k);
 
 // int8 weights, one file per int8 dot product (Int8Dot); x quantized into Int8XBlock rows.
