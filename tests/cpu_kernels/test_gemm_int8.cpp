@@ -2,6 +2,7 @@
 // bit (integer sums are exact and every path applies the scales in the same fp32 order).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -120,16 +121,6 @@ TEST(PackedWeightsInt8, NonFiniteWeightIsAnErrorNamingTheTensor) {
   EXPECT_EQ(parse_weight_format("int8"), WeightFormat::int8);
 }
 
-TEST(Int8Dot, FollowsTheIsaCapAndTheCpu) {
-  EXPECT_EQ(int8_dot_for(Isa::portable), Int8Dot::portable);
-  if (isa_supported(Isa::avx2)) {
-    EXPECT_EQ(int8_dot_for(Isa::avx2), has_avx_vnni() ? Int8Dot::avx_vnni : Int8Dot::avx2);
-  }
-  if (isa_supported(Isa::avx512_bf16) && has_avx512_vnni()) {
-    EXPECT_EQ(int8_dot_for(Isa::avx512_bf16), Int8Dot::avx512_vnni);
-  }
-}
-
 struct Int8Problem {
   int64_t m, k, n;
   std::vector<float> x, bias, y0;
@@ -157,6 +148,27 @@ struct Int8Problem {
     return a;
   }
 };
+
+TEST(Int8Dot, FollowsTheIsaCapAndTheCpu) {
+  EXPECT_EQ(int8_dot_for(Isa::portable), Int8Dot::portable);
+  if (isa_supported(Isa::avx2)) {
+    EXPECT_EQ(int8_dot_for(Isa::avx2), has_avx_vnni() ? Int8Dot::avx_vnni : Int8Dot::avx2);
+  }
+  if (isa_supported(Isa::avx512_bf16) && has_avx512_vnni()) {
+    EXPECT_EQ(int8_dot_for(Isa::avx512_bf16), Int8Dot::avx512_vnni);
+  }
+  for (Isa isa : supported_isas()) EXPECT_TRUE(int8_dot_supported(int8_dot_for(isa))) << isa_name(isa);
+  const std::vector<Int8Dot> dots = supported_int8_dots();
+  for (Int8Dot dot : {Int8Dot::portable, Int8Dot::avx2, Int8Dot::avx_vnni, Int8Dot::avx512_vnni}) {
+    const bool listed = std::find(dots.begin(), dots.end(), dot) != dots.end();
+    EXPECT_EQ(int8_dot_supported(dot), listed) << int8_dot_name(dot);
+    if (!listed) {  // refused by name, not run
+      const Int8Problem p(4, 64, 32, 900);
+      std::vector<float> y(p.y0);
+      EXPECT_THROW(gemm_int8(p.args(y.data(), Activation::none, OutputMode::store), dot), Error) << int8_dot_name(dot);
+    }
+  }
+}
 
 std::string label(Int8Dot dot, int64_t m, int64_t k, int64_t n) {
   return std::string(int8_dot_name(dot)) + " M=" + std::to_string(m) + " K=" + std::to_string(k) + " N=" + std::to_string(n);

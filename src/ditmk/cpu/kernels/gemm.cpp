@@ -1,7 +1,5 @@
 #include "ditmk/cpu/kernels/gemm.hpp"
 
-#include <algorithm>
-
 #include "ditmk/core/error.hpp"
 #include "ditmk/cpu/kernels/gemm_isa.hpp"
 
@@ -88,9 +86,7 @@ void gemm_int8(const GemmArgs& args, Int8Dot dot) {
   check_args(args);
   require(args.weights->format() == WeightFormat::int8, "gemm_int8: weights are {}, not int8",
           weight_format_name(args.weights->format()));
-  const std::vector<Int8Dot> dots = supported_int8_dots();
-  require(std::find(dots.begin(), dots.end(), dot) != dots.end(), "gemm: int8 dot product {} is not supported by this CPU",
-          int8_dot_name(dot));
+  require(int8_dot_supported(dot), "gemm: int8 dot product {} is not supported by this CPU", int8_dot_name(dot));
   switch (dot) {
     case Int8Dot::portable: return detail::gemm_int8_portable(args);
     case Int8Dot::avx2: return detail::gemm_int8_avx2(args);

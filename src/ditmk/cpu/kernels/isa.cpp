@@ -125,11 +125,20 @@ Int8Dot int8_dot_for(Isa isa) {
   return Int8Dot::portable;
 }
 
+bool int8_dot_supported(Int8Dot dot) {
+  switch (dot) {
+    case Int8Dot::portable: return true;
+    case Int8Dot::avx2: return isa_supported(Isa::avx2);
+    case Int8Dot::avx_vnni: return isa_supported(Isa::avx2) && has_avx_vnni();
+    case Int8Dot::avx512_vnni: return isa_supported(Isa::avx512_bf16) && has_avx512_vnni();
+  }
+  return false;
+}
+
 std::vector<Int8Dot> supported_int8_dots() {
-  std::vector<Int8Dot> dots{Int8Dot::portable};
-  if (isa_supported(Isa::avx2)) dots.push_back(Int8Dot::avx2);
-  if (isa_supported(Isa::avx2) && has_avx_vnni()) dots.push_back(Int8Dot::avx_vnni);
-  if (isa_supported(Isa::avx512_bf16) && has_avx512_vnni()) dots.push_back(Int8Dot::avx512_vnni);
+  std::vector<Int8Dot> dots;
+  for (Int8Dot dot : {Int8Dot::portable, Int8Dot::avx2, Int8Dot::avx_vnni, Int8Dot::avx512_vnni})
+    if (int8_dot_supported(dot)) dots.push_back(dot);
   return dots;
 }
 

@@ -36,8 +36,9 @@ bool has_avx_vnni();
 // before Alder Lake), else plain C++. Ordered like Isa: a later one is faster where both run.
 enum class Int8Dot { portable, avx2, avx_vnni, avx512_vnni };
 Int8Dot int8_dot_for(Isa isa);
-// Every int8 dot product this CPU can run, portable first, whichever int8_dot_for picks: the tests
-// compare each of them with the reference.
+// Whether this CPU can run an int8 dot product (whichever int8_dot_for picks), and all those it can,
+// portable first: the tests compare each of them with the reference.
+bool int8_dot_supported(Int8Dot dot);
 std::vector<Int8Dot> supported_int8_dots();
 std::string_view int8_dot_name(Int8Dot dot);  // "portable", "avx2", "avx-vnni", "avx512-vnni"
 
