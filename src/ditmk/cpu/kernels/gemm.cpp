@@ -22,6 +22,16 @@ void check_args(const GemmArgs& a) {
   require(reinterpret_cast<uintptr_t>(a.scratch) % 64 == 0, "gemm: scratch is not 64-byte aligned");
 }
 
+// The int8 kernel of a dot product the CPU has, on checked arguments.
+void run_int8(const GemmArgs& args, Int8Dot dot) {
+  switch (dot) {
+    case Int8Dot::portable: return detail::gemm_int8_portable(args);
+    case Int8Dot::avx2: return detail::gemm_int8_avx2(args);
+    case Int8Dot::avx_vnni: return detail::gemm_int8_avx_vnni(args);
+    case Int8Dot::avx512_vnni: return detail::gemm_int8_avx512_vnni(args);
+  }
+}
+
 }  // namespace
 
 std::size_t gemm_scratch_bytes(const PackedWeights& weights, int64_t m) {
@@ -73,7 +83,7 @@ void gemm_prepare_x(const GemmArgs& args, Isa isa) {
 void gemm(const GemmArgs& args, Isa isa) {
   check_args(args);
   require(isa_supported(isa), "gemm: instruction set {} is not supported by this CPU", isa_name(isa));
-  if (args.weights->format() == WeightFormat::int8) return gemm_int8(args, int8_dot_for(isa));
+  if (args.weights->format() == WeightFormat::int8) return run_int8(args, int8_dot_for(isa));
   switch (isa) {
     case Isa::portable: return detail::gemm_portable(args);
     case Isa::avx2: return detail::gemm_avx2(args);
@@ -87,12 +97,7 @@ void gemm_int8(const GemmArgs& args, Int8Dot dot) {
   require(args.weights->format() == WeightFormat::int8, "gemm_int8: weights are {}, not int8",
           weight_format_name(args.weights->format()));
   require(int8_dot_supported(dot), "gemm: int8 dot product {} is not supported by this CPU", int8_dot_name(dot));
-  switch (dot) {
-    case Int8Dot::portable: return detail::gemm_int8_portable(args);
-    case Int8Dot::avx2: return detail::gemm_int8_avx2(args);
-    case Int8Dot::avx_vnni: return detail::gemm_int8_avx_vnni(args);
-    case Int8Dot::avx512_vnni: return detail::gemm_int8_avx512_vnni(args);
-  }
+  run_int8(args, dot);
 }
 
 }  // namespace ditmk::cpu

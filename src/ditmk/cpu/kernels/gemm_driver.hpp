@@ -20,6 +20,7 @@
 #include <cstring>
 
 #include "ditmk/cpu/kernels/gemm.hpp"
+#include "ditmk/cpu/kernels/gemm_isa.hpp"
 #include "ditmk/cpu/kernels/int8_block.hpp"
 
 namespace ditmk::cpu::detail {
@@ -132,6 +133,15 @@ struct Int8MicroBase {
     return int8_groups(w, panel, k0);
   }
 };
+
+// An int8 GEMM call of any dot product: x quantized by the ISA's `quantize` into the scratch unless
+// the caller prepared it, then the loop nest over the Int8XBlock rows.
+template <class Micro>
+void run_int8_gemm(const GemmArgs& args, void (*quantize)(const GemmArgs&, KRange)) {
+  const PackedWeights& w = *args.weights;
+  if (!args.x_prepared) quantize(args, KRange::all(w));
+  run_gemm<Micro>(args, reinterpret_cast<const Int8XBlock*>(args.scratch), int8_row_stride(w), w.k_padded());
+}
 
 // 4 bytes of x (one k quad) in every 32-bit lane of a GCC vector of int32: what one vpdpbusd lane
 // multiplies with one weight column.

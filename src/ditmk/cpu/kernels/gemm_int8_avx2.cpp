@@ -73,9 +73,7 @@ __m256 max_across(__m256 v) {
 }  // namespace
 
 void gemm_int8_avx2(const GemmArgs& args) {
-  const PackedWeights& w = *args.weights;
-  if (!args.x_prepared) quantize_x_avx2(args, KRange::all(w));
-  run_gemm<Int8Micro>(args, reinterpret_cast<const Int8XBlock*>(args.scratch), int8_row_stride(w), w.k_padded());
+  run_int8_gemm<Int8Micro>(args, quantize_x_avx2);
 }
 
 // quantize_int8_activations on 32 floats at a time: the same exponent and the same fp32 multiply and

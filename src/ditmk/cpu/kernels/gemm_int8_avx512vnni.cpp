@@ -149,9 +149,7 @@ void quantize_blocks(const float* row, int64_t k, int64_t b0, int64_t count, Int
 }  // namespace
 
 void gemm_int8_avx512_vnni(const GemmArgs& args) {
-  const PackedWeights& w = *args.weights;
-  if (!args.x_prepared) quantize_x_avx512(args, KRange::all(w));
-  run_gemm<Int8Micro>(args, reinterpret_cast<const Int8XBlock*>(args.scratch), int8_row_stride(w), w.k_padded());
+  run_int8_gemm<Int8Micro>(args, quantize_x_avx512);
 }
 
 void quantize_x_avx512(const GemmArgs& args, KRange k) {

@@ -50,9 +50,7 @@ struct Int8Micro : Int8MicroBase {
 }  // namespace
 
 void gemm_int8_avx_vnni(const GemmArgs& args) {
-  const PackedWeights& w = *args.weights;
-  if (!args.x_prepared) quantize_x_avx2(args, KRange::all(w));
-  run_gemm<Int8Micro>(args, reinterpret_cast<const Int8XBlock*>(args.scratch), int8_row_stride(w), w.k_padded());
+  run_int8_gemm<Int8Micro>(args, quantize_x_avx2);
 }
 
 }  // namespace ditmk::cpu::detail

@@ -56,9 +56,7 @@ void quantize_x_portable(const GemmArgs& args, KRange k) {
 }
 
 void gemm_int8_portable(const GemmArgs& args) {
-  const PackedWeights& w = *args.weights;
-  if (!args.x_prepared) quantize_x_portable(args, KRange::all(w));
-  run_gemm<Int8Micro>(args, reinterpret_cast<const Int8XBlock*>(args.scratch), int8_row_stride(w), w.k_padded());
+  run_int8_gemm<Int8Micro>(args, quantize_x_portable);
 }
 
 }  // namespace ditmk::cpu::detail

@@ -119,12 +119,6 @@ Isa detected_isa() {
 bool has_avx512_vnni() { return vnni_support().avx512; }
 bool has_avx_vnni() { return vnni_support().avx; }
 
-Int8Dot int8_dot_for(Isa isa) {
-  if (isa >= Isa::avx512_bf16 && isa_supported(isa) && has_avx512_vnni()) return Int8Dot::avx512_vnni;
-  if (isa >= Isa::avx2 && isa_supported(Isa::avx2)) return has_avx_vnni() ? Int8Dot::avx_vnni : Int8Dot::avx2;
-  return Int8Dot::portable;
-}
-
 bool int8_dot_supported(Int8Dot dot) {
   switch (dot) {
     case Int8Dot::portable: return true;
@@ -133,6 +127,13 @@ bool int8_dot_supported(Int8Dot dot) {
     case Int8Dot::avx512_vnni: return isa_supported(Isa::avx512_bf16) && has_avx512_vnni();
   }
   return false;
+}
+
+Int8Dot int8_dot_for(Isa isa) {
+  if (isa >= Isa::avx512_bf16 && isa_supported(isa) && int8_dot_supported(Int8Dot::avx512_vnni)) return Int8Dot::avx512_vnni;
+  for (Int8Dot dot : {Int8Dot::avx_vnni, Int8Dot::avx2})
+    if (isa >= Isa::avx2 && int8_dot_supported(dot)) return dot;
+  return Int8Dot::portable;
 }
 
 std::vector<Int8Dot> supported_int8_dots() {
