@@ -4,7 +4,9 @@
 //
 // The *_cold variants cycle through enough copies of the weights to exceed the last-level cache,
 // so every call streams its weights from DRAM as the engine's steps do (845 MB of weights per step);
-// the plain variants reuse one copy, which stays in cache for the smaller shapes.
+// the plain variants reuse one copy, which stays in cache for the smaller shapes. BM_ditmk_block
+// runs one DiT block's six GEMMs at a step's 49 rows with streamed weights: the figure to A/B a
+// kernel change on before timing the whole engine.
 //
 // oneDNN int8 is u8 x s8 -> s32 with no scales at all; ours also quantizes x and applies a scale
 // per 32-value block of each operand, so oneDNN's int8 rows do strictly less work.
@@ -94,6 +96,21 @@ int64_t cold_copies(std::size_t bytes) {
   return int64_t((target + bytes - 1) / bytes);
 }
 
+// One call of ours over the columns [0, a.n_end) on one thread, or on two with the columns split
+// at a panel boundary as the engine's workers split them, each thread with its own scratch.
+void gemm_on_threads(std::optional<Helper>& helper, const GemmArgs& a, std::vector<Tensor>& scratch) {
+  const auto columns = [&](int t, int64_t begin, int64_t end) {
+    GemmArgs part = a;
+    part.n_begin = begin, part.n_end = end;
+    part.scratch = scratch[std::size_t(t)].bytes(), part.scratch_bytes = scratch[std::size_t(t)].nbytes();
+    gemm(part);
+  };
+  const int64_t n = a.n_end;
+  if (!helper) return columns(0, 0, n);
+  const int64_t split = (n / 2 + kGemmColumnStep - 1) / kGemmColumnStep * kGemmColumnStep;
+  helper->run_with([&] { columns(1, split, n); }, [&] { columns(0, 0, split); });
+}
+
 // cold: cycle through cold_copies() packed copies of the weights, else reuse one.
 void BM_ditmk(benchmark::State& state, WeightFormat format, bool cold) {
   const int64_t k = state.range(0), n = state.range(1), threads = state.range(2);
@@ -107,14 +124,6 @@ void BM_ditmk(benchmark::State& state, WeightFormat format, bool cold) {
   std::vector<float> y(std::size_t(kRows * n));
   std::vector<Tensor> scratch;
   for (int t = 0; t < 2; ++t) scratch.emplace_back(DType::U8, Shape{int64_t(gemm_scratch_bytes(copies[0], kRows)) + 64});
-  const auto args_for = [&](const PackedWeights& w, int t, int64_t begin, int64_t end) {
-    GemmArgs a;
-    a.x = x.data(), a.x_stride = k, a.m = kRows, a.weights = &w, a.y = y.data(), a.y_stride = n;
-    a.n_begin = begin, a.n_end = end, a.scratch = scratch[std::size_t(t)].bytes();
-    a.scratch_bytes = scratch[std::size_t(t)].nbytes();
-    return a;
-  };
-  const int64_t split = (n / 2 + kGemmColumnStep - 1) / kGemmColumnStep * kGemmColumnStep;
   // Only two-thread runs get the spinning helper: on one thread it would compete for a core.
   std::optional<Helper> helper;
   if (threads == 2) helper.emplace();
@@ -122,8 +131,9 @@ void BM_ditmk(benchmark::State& state, WeightFormat format, bool cold) {
   for (auto _ : state) {
     const PackedWeights& w = copies[next];
     next = (next + 1) % copies.size();
-    if (threads == 1) gemm(args_for(w, 0, 0, n));
-    else helper->run_with([&] { gemm(args_for(w, 1, split, n)); }, [&] { gemm(args_for(w, 0, 0, split)); });
+    GemmArgs a;
+    a.x = x.data(), a.x_stride = k, a.m = kRows, a.weights = &w, a.y = y.data(), a.y_stride = n, a.n_end = n;
+    gemm_on_threads(helper, a, scratch);
     benchmark::DoNotOptimize(y.data());
     benchmark::ClobberMemory();
   }
@@ -131,6 +141,60 @@ void BM_ditmk(benchmark::State& state, WeightFormat format, bool cold) {
   const std::string kernel = format == WeightFormat::int8 ? std::string(int8_dot_name(int8_dot_for(selected_isa())))
                                                          : std::string(isa_name(selected_isa()));
   state.SetLabel(kernel + (cold ? ", " + std::to_string(copies.size()) + " copies" : ""));
+}
+
+// One DiT block's GEMMs at a step's rows (N1.5: 16 actions, the state token and 32 future tokens),
+// in the engine's order: q, k, v, attention out, FF up, FF down. The block's weights are cycled
+// through copies that exceed the last-level cache, so this is a step's mix of per-call costs
+// (rounding x, the 49-row tail tiles, epilogues) and weights streamed from DRAM: the GEMM side of
+// the engine without its attention, norms and barriers, cheap enough to A/B kernel changes on.
+constexpr int64_t kStepRows = 49;
+constexpr std::pair<int64_t, int64_t> kBlockShapes[] = {{1536, 1536}, {1536, 1536}, {1536, 1536},
+                                                       {1536, 1536}, {1536, 6144}, {6144, 1536}};
+
+void BM_ditmk_block(benchmark::State& state, WeightFormat format) {
+  const int64_t threads = state.range(0);
+  std::vector<std::vector<float>> sources;
+  std::vector<PackedWeights> weights;  // the block's matrices, copy after copy
+  double flops = 0, bytes = 0;
+  const auto pack = [&](std::size_t i) {
+    const auto [k, n] = kBlockShapes[i];
+    const TensorView view{DType::F32, {n, k}, reinterpret_cast<const std::byte*>(sources[i].data())};
+    weights.push_back(PackedWeights::pack(view, WeightLayout::out_in, format));
+  };
+  for (auto [k, n] : kBlockShapes) {
+    sources.push_back(random_values(std::size_t(n * k), uint64_t(sources.size()) + 3, 0.03f));
+    pack(sources.size() - 1);
+    flops += 2.0 * kStepRows * double(k) * double(n), bytes += double(weights.back().bytes());
+  }
+  const int64_t copies = cold_copies(std::size_t(bytes));
+  for (int64_t c = 1; c < copies; ++c)
+    for (std::size_t i = 0; i < sources.size(); ++i) pack(i);
+  constexpr int64_t kWidest = 6144;
+  const std::vector<float> x = random_values(std::size_t(kStepRows * kWidest), 2, 1.0f);
+  std::vector<float> y(std::size_t(kStepRows * kWidest));
+  std::vector<Tensor> scratch;
+  for (int t = 0; t < 2; ++t)
+    scratch.emplace_back(DType::U8, Shape{int64_t(gemm_scratch_bytes(weights.back(), kStepRows)) + 64});
+  std::optional<Helper> helper;
+  if (threads == 2) helper.emplace();
+  std::size_t next = 0;
+  for (auto _ : state) {
+    for (auto [k, n] : kBlockShapes) {
+      const PackedWeights& w = weights[next];
+      next = (next + 1) % weights.size();
+      GemmArgs a;
+      a.x = x.data(), a.x_stride = k, a.m = kStepRows, a.weights = &w, a.y = y.data(), a.y_stride = n, a.n_end = n;
+      gemm_on_threads(helper, a, scratch);
+    }
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["weight_GB/s"] = benchmark::Counter(bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["GFLOP/s"] = benchmark::Counter(flops / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+  const std::string kernel = format == WeightFormat::int8 ? std::string(int8_dot_name(int8_dot_for(selected_isa())))
+                                                         : std::string(isa_name(selected_isa()));
+  state.SetLabel(kernel + ", " + std::to_string(copies) + " copies");
 }
 
 // The operand types of a oneDNN matmul, and the spread of the random f32 values its operands are
@@ -213,6 +277,12 @@ BENCHMARK_CAPTURE(BM_ditmk, bf16_cold, WeightFormat::bf16, true)->Apply(cold_sha
 BENCHMARK_CAPTURE(BM_ditmk, int8_cold, WeightFormat::int8, true)->Apply(cold_shapes);
 BENCHMARK_CAPTURE(BM_onednn, bf16_cold, kOnednnBf16, true)->Apply(cold_shapes);
 BENCHMARK_CAPTURE(BM_onednn, int8_cold, kOnednnInt8, true)->Apply(cold_shapes);
+
+void block_threads(benchmark::internal::Benchmark* b) {
+  b->Arg(1)->Arg(2)->ArgNames({"threads"})->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+BENCHMARK_CAPTURE(BM_ditmk_block, bf16, WeightFormat::bf16)->Apply(block_threads);
+BENCHMARK_CAPTURE(BM_ditmk_block, int8, WeightFormat::int8)->Apply(block_threads);
 
 }  // namespace
 
