@@ -96,19 +96,38 @@ int64_t cold_copies(std::size_t bytes) {
   return int64_t((target + bytes - 1) / bytes);
 }
 
-// One call of ours over the columns [0, a.n_end) on one thread, or on two with the columns split
-// at a panel boundary as the engine's workers split them, each thread with its own scratch.
-void gemm_on_threads(std::optional<Helper>& helper, const GemmArgs& a, std::vector<Tensor>& scratch) {
-  const auto columns = [&](int t, int64_t begin, int64_t end) {
-    GemmArgs part = a;
-    part.n_begin = begin, part.n_end = end;
-    part.scratch = scratch[std::size_t(t)].bytes(), part.scratch_bytes = scratch[std::size_t(t)].nbytes();
-    gemm(part);
-  };
-  const int64_t n = a.n_end;
-  if (!helper) return columns(0, 0, n);
-  const int64_t split = (n / 2 + kGemmColumnStep - 1) / kGemmColumnStep * kGemmColumnStep;
-  helper->run_with([&] { columns(1, split, n); }, [&] { columns(0, 0, split); });
+// The threads a benchmark of ours runs on, each with its own scratch for `widest`'s rows of x: a
+// second thread (spinning) only for two, since on one it would compete for the core.
+class OurThreads {
+ public:
+  OurThreads(int64_t threads, const PackedWeights& widest, int64_t rows) {
+    for (int t = 0; t < 2; ++t) scratch_.emplace_back(DType::U8, Shape{int64_t(gemm_scratch_bytes(widest, rows)) + 64});
+    if (threads == 2) helper_.emplace();
+  }
+  // One call over the columns [0, a.n_end): on two threads split at a panel boundary as the
+  // engine's workers split them.
+  void gemm(const GemmArgs& a) {
+    const auto columns = [&](int t, int64_t begin, int64_t end) {
+      GemmArgs part = a;
+      part.n_begin = begin, part.n_end = end;
+      part.scratch = scratch_[std::size_t(t)].bytes(), part.scratch_bytes = scratch_[std::size_t(t)].nbytes();
+      cpu::gemm(part);
+    };
+    const int64_t n = a.n_end;
+    if (!helper_) return columns(0, 0, n);
+    const int64_t split = (n / 2 + kGemmColumnStep - 1) / kGemmColumnStep * kGemmColumnStep;
+    helper_->run_with([&] { columns(1, split, n); }, [&] { columns(0, 0, split); });
+  }
+
+ private:
+  std::vector<Tensor> scratch_;
+  std::optional<Helper> helper_;
+};
+
+// Which of our kernels runs `format` on this CPU, for a benchmark's label.
+std::string kernel_name(WeightFormat format) {
+  return format == WeightFormat::int8 ? std::string(int8_dot_name(int8_dot_for(selected_isa())))
+                                      : std::string(isa_name(selected_isa()));
 }
 
 // cold: cycle through cold_copies() packed copies of the weights, else reuse one.
@@ -122,25 +141,19 @@ void BM_ditmk(benchmark::State& state, WeightFormat format, bool cold) {
   while (int64_t(copies.size()) < count) copies.push_back(PackedWeights::pack(view, WeightLayout::out_in, format));
   const std::vector<float> x = random_values(std::size_t(kRows * k), 2, 1.0f);
   std::vector<float> y(std::size_t(kRows * n));
-  std::vector<Tensor> scratch;
-  for (int t = 0; t < 2; ++t) scratch.emplace_back(DType::U8, Shape{int64_t(gemm_scratch_bytes(copies[0], kRows)) + 64});
-  // Only two-thread runs get the spinning helper: on one thread it would compete for a core.
-  std::optional<Helper> helper;
-  if (threads == 2) helper.emplace();
+  OurThreads on(threads, copies[0], kRows);
   std::size_t next = 0;
   for (auto _ : state) {
     const PackedWeights& w = copies[next];
     next = (next + 1) % copies.size();
     GemmArgs a;
     a.x = x.data(), a.x_stride = k, a.m = kRows, a.weights = &w, a.y = y.data(), a.y_stride = n, a.n_end = n;
-    gemm_on_threads(helper, a, scratch);
+    on.gemm(a);
     benchmark::DoNotOptimize(y.data());
     benchmark::ClobberMemory();
   }
   set_counters(state, k, n, double(copies[0].bytes()));
-  const std::string kernel = format == WeightFormat::int8 ? std::string(int8_dot_name(int8_dot_for(selected_isa())))
-                                                         : std::string(isa_name(selected_isa()));
-  state.SetLabel(kernel + (cold ? ", " + std::to_string(copies.size()) + " copies" : ""));
+  state.SetLabel(kernel_name(format) + (cold ? ", " + std::to_string(copies.size()) + " copies" : ""));
 }
 
 // One DiT block's GEMMs at a step's rows (N1.5: 16 actions, the state token and 32 future tokens),
@@ -173,11 +186,7 @@ void BM_ditmk_block(benchmark::State& state, WeightFormat format) {
   constexpr int64_t kWidest = 6144;
   const std::vector<float> x = random_values(std::size_t(kStepRows * kWidest), 2, 1.0f);
   std::vector<float> y(std::size_t(kStepRows * kWidest));
-  std::vector<Tensor> scratch;
-  for (int t = 0; t < 2; ++t)
-    scratch.emplace_back(DType::U8, Shape{int64_t(gemm_scratch_bytes(weights.back(), kStepRows)) + 64});
-  std::optional<Helper> helper;
-  if (threads == 2) helper.emplace();
+  OurThreads on(threads, weights.back(), kStepRows);
   std::size_t next = 0;
   for (auto _ : state) {
     for (auto [k, n] : kBlockShapes) {
@@ -185,16 +194,14 @@ void BM_ditmk_block(benchmark::State& state, WeightFormat format) {
       next = (next + 1) % weights.size();
       GemmArgs a;
       a.x = x.data(), a.x_stride = k, a.m = kStepRows, a.weights = &w, a.y = y.data(), a.y_stride = n, a.n_end = n;
-      gemm_on_threads(helper, a, scratch);
+      on.gemm(a);
     }
     benchmark::DoNotOptimize(y.data());
     benchmark::ClobberMemory();
   }
   state.counters["weight_GB/s"] = benchmark::Counter(bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["GFLOP/s"] = benchmark::Counter(flops / 1e9, benchmark::Counter::kIsIterationInvariantRate);
-  const std::string kernel = format == WeightFormat::int8 ? std::string(int8_dot_name(int8_dot_for(selected_isa())))
-                                                         : std::string(isa_name(selected_isa()));
-  state.SetLabel(kernel + ", " + std::to_string(copies) + " copies");
+  state.SetLabel(kernel_name(format) + ", " + std::to_string(copies) + " copies");
 }
 
 // The operand types of a oneDNN matmul, and the spread of the random f32 values its operands are
