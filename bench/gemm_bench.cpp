@@ -83,10 +83,13 @@ class Helper {
   std::thread thread_;
 };
 
-void set_counters(benchmark::State& state, int64_t k, int64_t n, double weight_bytes) {
+void set_counters(benchmark::State& state, double flops, double weight_bytes) {
   state.counters["weight_GB/s"] = benchmark::Counter(weight_bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * kRows * k * n / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["GFLOP/s"] = benchmark::Counter(flops / 1e9, benchmark::Counter::kIsIterationInvariantRate);
 }
+
+// Multiply-adds (as 2 flops) of one [rows, k] x [k, n] product.
+double product_flops(int64_t rows, int64_t k, int64_t n) { return 2.0 * double(rows) * double(k) * double(n); }
 
 // Copies of `bytes` of weights that together exceed the last-level cache (sysconf's, which on
 // some machines is the whole package's; at least 768 MiB).
@@ -101,7 +104,7 @@ int64_t cold_copies(std::size_t bytes) {
 class OurThreads {
  public:
   OurThreads(int64_t threads, const PackedWeights& widest, int64_t rows) {
-    for (int t = 0; t < 2; ++t) scratch_.emplace_back(DType::U8, Shape{int64_t(gemm_scratch_bytes(widest, rows)) + 64});
+    for (int64_t t = 0; t < threads; ++t) scratch_.emplace_back(DType::U8, Shape{int64_t(gemm_scratch_bytes(widest, rows)) + 64});
     if (threads == 2) helper_.emplace();
   }
   // One call over the columns [0, a.n_end): on two threads split at a panel boundary as the
@@ -152,7 +155,7 @@ void BM_ditmk(benchmark::State& state, WeightFormat format, bool cold) {
     benchmark::DoNotOptimize(y.data());
     benchmark::ClobberMemory();
   }
-  set_counters(state, k, n, double(copies[0].bytes()));
+  set_counters(state, product_flops(kRows, k, n), double(copies[0].bytes()));
   state.SetLabel(kernel_name(format) + (cold ? ", " + std::to_string(copies.size()) + " copies" : ""));
 }
 
@@ -178,7 +181,7 @@ void BM_ditmk_block(benchmark::State& state, WeightFormat format) {
   for (auto [k, n] : kBlockShapes) {
     sources.push_back(random_values(std::size_t(n * k), uint64_t(sources.size()) + 3, 0.03f));
     pack(sources.size() - 1);
-    flops += 2.0 * kStepRows * double(k) * double(n), bytes += double(weights.back().bytes());
+    flops += product_flops(kStepRows, k, n), bytes += double(weights.back().bytes());
   }
   const int64_t copies = cold_copies(std::size_t(bytes));
   for (int64_t c = 1; c < copies; ++c)
@@ -199,8 +202,7 @@ void BM_ditmk_block(benchmark::State& state, WeightFormat format) {
     benchmark::DoNotOptimize(y.data());
     benchmark::ClobberMemory();
   }
-  state.counters["weight_GB/s"] = benchmark::Counter(bytes / 1e9, benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["GFLOP/s"] = benchmark::Counter(flops / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+  set_counters(state, flops, bytes);
   state.SetLabel(kernel_name(format) + ", " + std::to_string(copies) + " copies");
 }
 
@@ -257,7 +259,7 @@ void BM_onednn(benchmark::State& state, OnednnTypes types, bool cold) {
     stream.wait();
     next = (next + 1) % copies.size();
   }
-  set_counters(state, k, n, double(pd.weights_desc().get_size()));
+  set_counters(state, product_flops(kRows, k, n), double(pd.weights_desc().get_size()));
 }
 
 void shapes(benchmark::internal::Benchmark* b) {
