@@ -51,15 +51,21 @@ struct Head {
 
   explicit Head(const OpenOptions& options) : head(options) {}
 
-  // arrays: name -> (array, dtype name); noise likewise or None.
+  // arrays: name -> (array, dtype name); noise and previous likewise or None; rtc: (action_horizon,
+  // rtc_overlap_steps, rtc_frozen_steps, rtc_ramp_rate) or None.
   py::tuple get_action(const std::map<std::string, std::pair<py::array, std::string>>& arrays, const std::string& embodiment,
-                       const std::optional<std::pair<py::array, std::string>>& noise, uint64_t seed, bool velocities) {
+                       const std::optional<std::pair<py::array, std::string>>& noise, uint64_t seed, bool velocities,
+                       const std::optional<std::pair<py::array, std::string>>& previous, const std::string& previous_name,
+                       const std::optional<std::tuple<int64_t, int64_t, int64_t, double>>& rtc) {
     model::ObservationArrays views;
     for (const auto& [name, array] : arrays) views[name] = view_of(array.first, array.second, name);
     CallOptions call;
     call.embodiment = embodiment;
     call.seed = seed;
     if (noise) call.noise = view_of(noise->first, noise->second, "noise");
+    if (previous) call.previous_actions = view_of(previous->first, previous->second, previous_name);
+    call.previous_actions_name = previous_name;
+    if (rtc) call.rtc = model::RealTimeChunking{std::get<0>(*rtc), std::get<1>(*rtc), std::get<2>(*rtc), std::get<3>(*rtc)};
     model::DenoiseResult result;
     {
       py::gil_scoped_release released;
@@ -125,7 +131,7 @@ PYBIND11_MODULE(_ditmk, m) {
           },
           py::arg("seed"))
       .def("get_action", &Head::get_action, py::arg("arrays"), py::arg("embodiment"), py::arg("noise"), py::arg("seed"),
-           py::arg("velocities"));
+           py::arg("velocities"), py::arg("previous"), py::arg("previous_name"), py::arg("rtc"));
   m.def("inspect", [](const std::string& path) { return json_to_python(inspect(path)); }, py::arg("path"));
   m.def(
       "make_checkpoint",

@@ -8,11 +8,16 @@
 FileNotFoundError (a path that does not exist) or RuntimeError, with the one-line messages of the
 `ditmk` command; a call that fails leaves the head ready for the next one.
 """
+import operator
+
 import numpy as np
 
 from . import _ditmk
 
-__all__ = ["ActionHead", "inspect", "make_checkpoint"]
+__all__ = ["ActionHead", "RTC_OPTIONS", "inspect", "make_checkpoint"]
+
+#: The options of N1.7's real-time chunking, by the release's names (docs/model.md).
+RTC_OPTIONS = ("action_horizon", "rtc_overlap_steps", "rtc_frozen_steps", "rtc_ramp_rate")
 
 
 def _is_torch(x):
@@ -39,6 +44,23 @@ def _array(x, name):
     return array, array.dtype.name
 
 
+def _rtc_values(options):
+    """The four real-time chunking options of a dict (or any mapping) as (int, int, int, float)."""
+    if not hasattr(options, "keys"):
+        raise ValueError(f"rtc: expected a dict of {', '.join(RTC_OPTIONS)}, got {type(options).__name__}")
+    values = []
+    for name in RTC_OPTIONS:
+        if name not in options:
+            raise ValueError(f"{name}: missing from the options (real-time chunking needs {', '.join(RTC_OPTIONS)})")
+        value = options[name]
+        try:
+            values.append(float(value) if name == "rtc_ramp_rate" else operator.index(value))
+        except (TypeError, ValueError):
+            kind = "a number" if name == "rtc_ramp_rate" else "an integer"
+            raise ValueError(f"{name}: expected {kind}, got {type(value).__name__} {value!r}") from None
+    return tuple(values)
+
+
 class ActionHead:
     """A resident action head: the release is mapped and its weights packed once, here.
 
@@ -58,12 +80,20 @@ class ActionHead:
         self.info = self._head.info
 
     def get_action(self, features, attention_mask=None, image_mask=None, state=None, embodiment="new_embodiment",
-                   noise=None, seed=0, return_velocities=False):
+                   noise=None, seed=0, return_velocities=False, previous_actions=None, rtc=None):
         """One denoise. features [S, ctx] (or [1, S, ctx]) float32/float16/bfloat16; attention_mask and
         image_mask [S] bool or 0/1 integers; state [state_dim] (N1.7 with a state history: [L, state_dim]);
         embodiment: tag or slot id; noise [H, A] (else drawn from `seed` by ditmk's own generator).
+        N1.7's real-time chunking: previous_actions [H_prev, A], the chunk before this one, and rtc, a
+        dict of the release's options (RTC_OPTIONS), both or neither.
         Returns the actions [H, A] float32, and with return_velocities also every step's velocity
         [steps, H, A]."""
+        return self._call(features, attention_mask, image_mask, state, embodiment, noise, seed, return_velocities,
+                          previous_actions, rtc, "previous_actions")
+
+    def _call(self, features, attention_mask, image_mask, state, embodiment, noise, seed, return_velocities,
+              previous_actions, rtc, previous_name):
+        """get_action, its previous chunk named `previous_name` in errors (the drop-in's is `action`)."""
         arrays = {"features": _array(features, "features")}
         for name, value in (("attention_mask", attention_mask), ("image_mask", image_mask), ("state", state)):
             if value is not None:
@@ -75,9 +105,10 @@ class ActionHead:
         if embodiment == "new_embodiment" and "new_embodiment" not in self.info["embodiments"]:
             embodiment = ""  # the release's default embodiment
         noise_array = None if noise is None else _array(noise, "noise")
-        actions, velocities = self._head.get_action(arrays, embodiment, noise_array, int(seed), bool(return_velocities))
+        previous = None if previous_actions is None else _array(previous_actions, previous_name)
+        actions, velocities = self._head.get_action(arrays, embodiment, noise_array, int(seed), bool(return_velocities),
+                                                    previous, previous_name, None if rtc is None else _rtc_values(rtc))
         return (actions, velocities) if return_velocities else actions
-
 
     def synthetic_observation(self, seed=0):
         """The deterministic observation `ditmk run` uses without --observation (docs/model.md,

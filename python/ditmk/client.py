@@ -74,13 +74,16 @@ class PolicyClient:
         return self.call("get_info")
 
     def get_action(self, backbone_features, backbone_attention_mask=None, image_mask=None, state=None,
-                   embodiment=None, embodiment_id=None, noise=None, seed=None):
+                   embodiment=None, embodiment_id=None, noise=None, seed=None, action=None, options=None):
         """features [S, 2048] or [1, S, 2048]; masks [S]; state; embodiment tag or embodiment_id;
-        noise [H, A] or seed. Returns action_pred [1, H, A] float32."""
-        data = {"backbone_features": backbone_features}
+        noise [H, A] or seed; N1.7's real-time chunking: action [H_prev, A] (the previous chunk) and
+        options {action_horizon, rtc_overlap_steps, rtc_frozen_steps, rtc_ramp_rate}.
+        Returns action_pred [1, H, A] float32."""
+        data = dict(options or {})
+        data["backbone_features"] = backbone_features
         for name, value in (("backbone_attention_mask", backbone_attention_mask), ("image_mask", image_mask),
                             ("state", state), ("embodiment", embodiment), ("embodiment_id", embodiment_id),
-                            ("noise", noise), ("seed", seed)):
+                            ("noise", noise), ("seed", seed), ("action", action)):
             if value is not None:
                 data[name] = value
         return self.call("get_action", data)["action_pred"]

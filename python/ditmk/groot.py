@@ -10,6 +10,9 @@
 backbone_output carries backbone_features [B, S, 2048], backbone_attention_mask [B, S] and, for
 N1.6/N1.7, image_mask [B, S]; action_input carries state [B, 1, max_state_dim] (N1.7: [B, L, ...]) and
 embodiment_id [B]. Both may be dicts or objects with attribute access (transformers' BatchFeature).
+N1.7's real-time chunking is the release's: an `action` [B, H_prev, A] in action_input (the previous
+chunks) with options {action_horizon, rtc_overlap_steps, rtc_frozen_steps, rtc_ramp_rate}; the N1.5
+and N1.6 heads ignore `action`, as released.
 Without a `noise` argument the initial noise is drawn as the released head draws it: one call
 torch.randn(size=(B, H, max_action_dim), dtype=<features' dtype>, device=<features' device>) on
 torch's global generator, so that after the same torch.manual_seed both start from the same noise.
@@ -18,6 +21,7 @@ The semantics are the release's (docs/model.md); nothing here imports the GR00T 
 import numpy as np
 
 from . import ActionHead as _Head
+from . import RTC_OPTIONS, _rtc_values
 
 __all__ = ["ActionHead", "RemoteActionHead", "patch", "patch_remote"]
 
@@ -74,11 +78,10 @@ class _ReleasedSignature:
         image_mask = _field(backbone_output, "image_mask", required=False)
         state = _field(action_input, "state", required=False)
         embodiment_id = _field(action_input, "embodiment_id")
-        if _field(action_input, "action", required=False) is not None:
-            raise ValueError("action: real-time chunking (a previous action chunk in action_input) is not supported")
         if len(features.shape) != 3:
             raise ValueError(f"backbone_features: shape {list(features.shape)} (expected [B, S, {self.info['context_dim']}])")
         batch = features.shape[0]
+        previous, rtc = self._realtime_chunking(_field(action_input, "action", required=False), options, batch)
         if noise is None:
             noise = self._draw_noise(features, batch)
         if len(noise.shape) != 3 or noise.shape[0] != batch:
@@ -89,13 +92,25 @@ class _ReleasedSignature:
         actions = np.stack([
             self._sample(features[b], None if attention_mask is None else attention_mask[b],
                          None if image_mask is None else image_mask[b], None if state is None else state[b],
-                         int(ids[b]), noise[b])
+                         int(ids[b]), noise[b], None if previous is None else previous[b], rtc)
             for b in range(batch)])
         if _is_torch(features):
             import torch
 
             return _output(torch.from_numpy(actions).to(device=features.device, dtype=features.dtype))
         return _output(actions.astype(features.dtype, copy=False))
+
+    def _realtime_chunking(self, previous, options, batch):
+        """(previous chunks, options) when the call asks N1.7 for real-time chunking, else (None, None):
+        the N1.5 and N1.6 heads ignore a previous chunk, as released."""
+        if previous is None or self.info["version"] != "n17":
+            return None, None
+        if options is None:
+            raise ValueError(f"options: an action in action_input (real-time chunking) needs options with "
+                             f"{', '.join(RTC_OPTIONS)}")
+        if len(previous.shape) != 3 or previous.shape[0] != batch:
+            raise ValueError(f"action: shape {list(previous.shape)} (expected [{batch}, H_prev, {self.action_dim}])")
+        return previous, options
 
     def _draw_noise(self, features, batch):
         size = (batch, self.action_horizon, self.action_dim)
@@ -118,9 +133,9 @@ class ActionHead(_ReleasedSignature):
         self._head = _Head(checkpoint=release_dir, **options)
         self._set_info(self._head.info)
 
-    def _sample(self, features, attention_mask, image_mask, state, embodiment_id, noise):
-        return self._head.get_action(features, attention_mask=attention_mask, image_mask=image_mask, state=state,
-                                     embodiment=embodiment_id, noise=noise)
+    def _sample(self, features, attention_mask, image_mask, state, embodiment_id, noise, previous, rtc):
+        return self._head._call(features, attention_mask, image_mask, state, embodiment_id, noise, 0, False, previous, rtc,
+                                "action")
 
 
 def _numpy(x, dtype=None):
@@ -149,11 +164,12 @@ class RemoteActionHead(_ReleasedSignature):
         self._client = PolicyClient(host, port, api_token, timeout_ms)
         self._set_info(self._client.get_info())
 
-    def _sample(self, features, attention_mask, image_mask, state, embodiment_id, noise):
+    def _sample(self, features, attention_mask, image_mask, state, embodiment_id, noise, previous, rtc):
         pred = self._client.get_action(
             _numpy(features, np.float32), backbone_attention_mask=_numpy(attention_mask, bool),
             image_mask=_numpy(image_mask, bool), state=_numpy(state, np.float32), embodiment_id=embodiment_id,
-            noise=_numpy(noise, np.float32))
+            noise=_numpy(noise, np.float32), action=_numpy(previous),
+            options=None if rtc is None else dict(zip(RTC_OPTIONS, _rtc_values(rtc))))
         return pred[0]
 
 

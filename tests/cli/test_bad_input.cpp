@@ -1,5 +1,6 @@
 // Every kind of bad input gives one error line naming the file, tensor or field, exit status 1, no
 // crash and no output file.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -144,6 +145,44 @@ TEST_F(BadInput, WrongNoiseShape) {
   const TinyFixture& f = tiny_fixture(Version::n16);
   io::write_npy(dir_ / "noise.npy", Tensor(DType::F32, {3, 3}).view());
   expect_rejected("--checkpoint " + f.release + " --noise " + (dir_ / "noise.npy"), "noise.npy");
+}
+
+// Real-time chunking (N1.7): the four options come together with the previous chunk, and every
+// option or chunk the released code would assert on or index out of range with is refused by name.
+TEST_F(BadInput, RealTimeChunking) {
+  const TinyFixture& f = tiny_fixture(Version::n17);
+  const int H = f.config.horizon, A = f.config.action_dim;
+  const std::string prev = dir_ / "prev.npy";
+  io::write_npy(prev, model::synthetic_noise(f.config, 3).view());
+  const std::string run = "--checkpoint " + f.release + " --previous-actions " + prev;
+  auto options = [](int horizon, int overlap, int frozen, const std::string& rate) {
+    return fmt::format(" --rtc-horizon={} --rtc-overlap={} --rtc-frozen={} --rtc-ramp-rate={}", horizon, overlap, frozen, rate);
+  };
+  expect_rejected(run + fmt::format(" --rtc-horizon {} --rtc-overlap 4 --rtc-frozen 1", H), "--rtc-ramp-rate: missing");
+  expect_rejected("--checkpoint " + f.release + " --rtc-overlap 4", "--rtc-overlap: real-time chunking needs --previous-actions");
+  expect_rejected(run + options(H, H + 1, 1, "2"), fmt::format("rtc_overlap_steps {}", H + 1));
+  expect_rejected(run + options(H + 1, 4, 1, "2"), fmt::format("action_horizon {}: more than the {} rows", H + 1, H));
+  expect_rejected(run + options(H, 4, 5, "2"), "rtc_frozen_steps 5: more than rtc_overlap_steps 4");
+  expect_rejected(run + options(H, -1, 0, "2"), "rtc_overlap_steps -1: must not be negative");
+  expect_rejected(run + options(H, 4, 1, "nan"), "rtc_ramp_rate nan");
+  Tensor nan = model::synthetic_noise(f.config, 3);
+  nan.data<float>()[A + 1] = std::numeric_limits<float>::quiet_NaN();
+  io::write_npy(dir_ / "nan.npy", nan.view());
+  expect_rejected("--checkpoint " + f.release + " --previous-actions " + (dir_ / "nan.npy") + options(H, 4, 1, "2"),
+                  "nan.npy: non-finite value at row 1, column 1");
+  io::write_npy(dir_ / "narrow.npy", Tensor(DType::F32, {H, A - 1}).view());
+  expect_rejected("--checkpoint " + f.release + " --previous-actions " + (dir_ / "narrow.npy") + options(H, 4, 1, "2"),
+                  "narrow.npy: shape");
+  io::write_npy(dir_ / "ints.npy", Tensor(DType::I32, {H, A}).view());
+  expect_rejected("--checkpoint " + f.release + " --previous-actions " + (dir_ / "ints.npy") + options(H, 4, 1, "2"),
+                  "ints.npy: dtype");
+  for (const Version v : {Version::n15, Version::n16}) {
+    const TinyFixture& other = tiny_fixture(v);
+    io::write_npy(dir_ / "prev_other.npy", model::synthetic_noise(other.config, 3).view());
+    expect_rejected("--checkpoint " + other.release + " --previous-actions " + (dir_ / "prev_other.npy") +
+                        options(other.config.horizon, 4, 1, "2"),
+                    "real-time chunking is N1.7's");
+  }
 }
 
 // The reference runs on NaN weights (and says so in its output); int8 cannot quantize them.

@@ -1,8 +1,6 @@
 """ditmk.groot: the released action head's get_action(backbone_output, action_input) against the
 project's own PyTorch implementation (tests/torch/groot_ref.py), batches with a mask per sample, the
 released way of drawing the noise, and patching a loaded policy."""
-import os
-import sys
 import types
 
 import numpy as np
@@ -11,43 +9,7 @@ import torch
 
 import ditmk.groot
 from conftest import make_observation
-
-sys.path.insert(0, os.path.join(os.environ["DITMK_SOURCE_DIR"], "tests", "torch"))
-import groot_ref  # noqa: E402
-import groot_torch as gt  # noqa: E402  (groot_ref puts bench/ on the path)
-
-BF16_GATE = dict(cos=0.9999, rel_l2=1e-2)  # DESIGN.md's gate for bf16 weights
-
-
-def torch_reference(release_dir, obs, noise, embodiment):
-    """The float64 PyTorch implementation on one sample."""
-    release = gt.Release(release_dir)
-    s = release.structure
-    sample = gt.Observation(features=obs["features"], attention_mask=obs["attention_mask"], image_mask=obs["image_mask"],
-                            state=obs["state"].reshape(-1))
-    with torch.no_grad():
-        actions, _ = groot_ref.denoise(release.weights(torch.float64, embodiment), s, sample,
-                                       gt.cross_key_masks(s, sample, False), gt.vl_key_mask(sample, False), noise)
-    return actions.numpy()
-
-
-def agreement(got, want):
-    got, want = np.asarray(got, np.float64).ravel(), np.asarray(want, np.float64).ravel()
-    cos = got @ want / (np.linalg.norm(got) * np.linalg.norm(want))
-    return cos, np.linalg.norm(got - want) / np.linalg.norm(want)
-
-
-def batch(info, seeds, paddings, image_blocks):
-    samples = [make_observation(info, seed, padding, block) for seed, padding, block in zip(seeds, paddings, image_blocks)]
-    backbone_output = {
-        "backbone_features": torch.from_numpy(np.stack([o["features"] for o in samples])),
-        "backbone_attention_mask": torch.from_numpy(np.stack([o["attention_mask"] for o in samples])),
-        "image_mask": torch.from_numpy(np.stack([o["image_mask"] for o in samples])),
-    }
-    action_input = types.SimpleNamespace(  # attribute access, as transformers' BatchFeature gives
-        state=torch.from_numpy(np.stack([o["state"] for o in samples])),
-        embodiment_id=torch.tensor([1] * len(samples)))
-    return samples, backbone_output, action_input
+from torch_reference import BF16_GATE, agreement, batch, torch_reference
 
 
 @pytest.mark.parametrize("version,size", [("n15", 1), ("n15", 3), ("n16", 3), ("n17", 1), ("n17", 3)])
@@ -98,9 +60,6 @@ def test_numpy_in_numpy_out_and_errors_name_the_field(releases):
         head.get_action({"backbone_features": obs["features"][None]}, {"state": obs["state"][None]})
     with pytest.raises(ValueError, match=r"backbone_features: shape \[20, 96\]"):
         head.get_action({"backbone_features": obs["features"]}, {"embodiment_id": np.array([2])})
-    with pytest.raises(ValueError, match="action: real-time chunking"):
-        head.get_action({"backbone_features": obs["features"][None]},
-                        {"embodiment_id": np.array([2]), "action": np.zeros((1, 8, 6), np.float32)})
 
 
 def test_patch_replaces_the_action_head_of_a_loaded_policy(releases):

@@ -107,7 +107,7 @@ def bad_requests(info):
         "features not an array": (packed(dict(good, backbone_features="abc")), "backbone_features: expected an ndarray"),
         "state not an array": (packed(dict(good, state=3)), "state: expected an ndarray"),
         "unknown field": (packed(dict(good, actions=np.zeros(3, np.float32))), "actions: unknown field"),
-        "float seed": (packed(dict(good, seed=1.5)), "seed: a float is not an ndarray, an integer or a string"),
+        "float seed": (packed(dict(good, seed=1.5)), "seed: expected an integer"),
         "truncated npy header": (with_features(features[:header_end - 20]), "backbone_features: truncated .npy header"),
         "npy shape larger than its bytes": (with_features(lying), "backbone_features: 9216 data bytes for shape [1, 25, 96] (expected 9600)"),
         "fortran order": (with_features(fortran), "backbone_features: Fortran-order arrays are not supported"),

@@ -4,6 +4,7 @@ it checks the C++ executors independently. Weights are upcast to float64 and eve
 out (LayerNorm, softmax, GELU) rather than taken from torch.nn.functional.
 
   groot_ref.py --checkpoint DIR --observation OBS.npz --noise N.npy --embodiment ID [--mask-padding]
+               [--previous-actions P.npy --rtc-horizon H --rtc-overlap N --rtc-frozen N --rtc-ramp-rate R]
                --out OUT.npz
       writes `actions` [H, A] and `velocities` [N, H, A] (the decoder output of each of the N Euler
       steps), float64. The release's config.json decides what is computed, as the released code reads
@@ -153,13 +154,38 @@ def vl_preprocess(W, s, features, key_mask):
 # --- MODEL.md section 5: the denoise loop -----------------------------------------------------
 
 
-def denoise(W, s, obs, key_masks, vl_mask, noise):
+RTC_OPTIONS = ("action_horizon", "rtc_overlap_steps", "rtc_frozen_steps", "rtc_ramp_rate")
+
+
+def euler_start(s, noise, rtc):
+    """The initial actions [H, A] and the per-row velocity strength [H, 1]. Without real-time
+    chunking (rtc None): the noise, and ones. With it (N1.7's released get_action_with_features; rtc
+    holds `action`, the previous chunk [H_prev, A], and the release's four options): the first
+    rtc_overlap_steps rows come from the previous chunk's rows [action_horizon - overlap,
+    action_horizon); the strength is 0 for the first rtc_frozen_steps rows, then the middle of the
+    normalised ramp 1 - exp(-rate t) over linspace(0, 1, overlap - frozen + 2), then 1."""
+    x = torch.from_numpy(noise).to(F64)
+    strength = torch.ones(s.horizon, 1, dtype=F64)
+    if rtc is None:
+        return x, strength
+    horizon, overlap, frozen, rate = (rtc[name] for name in RTC_OPTIONS)
+    x[:overlap] = torch.as_tensor(rtc["action"]).to(F64)[horizon - overlap:horizon]
+    strength[:frozen] = 0.0
+    t = torch.linspace(0.0, 1.0, overlap - frozen + 2, dtype=F64)
+    ramp = 1 - torch.exp(-rate * t)
+    ramp = ramp / ramp[-1].clamp_min(1e-8)
+    strength[frozen:overlap, 0] = ramp[1:-1]
+    return x, strength
+
+
+def denoise(W, s, obs, key_masks, vl_mask, noise, rtc=None):
     """Returns the final actions [H, A] and each step's velocity [N, H, A]: N Euler steps of
-    dt = 1 / N at the buckets int(i / N * buckets)."""
+    dt = 1 / N at the buckets int(i / N * buckets), each row moved by dt * v * its strength
+    (euler_start)."""
     vl = vl_preprocess(W, s, torch.from_numpy(obs.features).to(F64), vl_mask)
     state_token = state_encoder(W, torch.from_numpy(obs.state).to(F64)[None])
     future_tokens = W["future_tokens.weight"] if s.n_future else torch.zeros(0, s.width, dtype=F64)
-    x = torch.from_numpy(noise).to(F64)
+    x, strength = euler_start(s, noise, rtc)
     velocities = []
     for t in s.step_timesteps():
         temb = timestep_embedding(W, s, t)
@@ -168,7 +194,7 @@ def denoise(W, s, obs, key_masks, vl_mask, noise):
             h = dit_block(W, s, i, h, temb, vl, key_masks[i])
         v = action_decoder(W, dit_output(W, s, h, temb))[-s.horizon :]
         velocities.append(v)
-        x = x + s.dt * v
+        x = x + s.dt * v * strength
     return x, torch.stack(velocities)
 
 
@@ -206,6 +232,9 @@ def main():
     parser = gt.argument_parser(PROG, __doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, help="output .npz (actions, velocities)")
     parser.add_argument("--self-test", action="store_true", help="check the sinusoid encodings and exit")
+    parser.add_argument("--previous-actions", type=Path, help="N1.7 real-time chunking: .npy [H_prev, A]")
+    for flag, kind in (("--rtc-horizon", int), ("--rtc-overlap", int), ("--rtc-frozen", int), ("--rtc-ramp-rate", float)):
+        parser.add_argument(flag, type=kind)
     args = parser.parse_args()
     if args.self_test:
         return self_test()
@@ -219,9 +248,15 @@ def main():
     noise = gt.load_noise(args.noise, s)
     key_masks = gt.cross_key_masks(s, obs, args.mask_padding)
     vl_mask = gt.vl_key_mask(obs, args.mask_padding)
+    rtc = None
+    if args.previous_actions is not None:
+        values = (args.rtc_horizon, args.rtc_overlap, args.rtc_frozen, args.rtc_ramp_rate)
+        if any(v is None for v in values):
+            parser.error("--previous-actions needs --rtc-horizon, --rtc-overlap, --rtc-frozen and --rtc-ramp-rate")
+        rtc = dict(zip(RTC_OPTIONS, values), action=np.load(args.previous_actions, allow_pickle=False))
     W = release.weights(F64, args.embodiment)
     with torch.no_grad():
-        actions, velocities = denoise(W, s, obs, key_masks, vl_mask, noise)
+        actions, velocities = denoise(W, s, obs, key_masks, vl_mask, noise, rtc)
     try:
         with open(args.out, "wb") as f:
             np.savez(f, actions=actions.numpy(), velocities=velocities.numpy())

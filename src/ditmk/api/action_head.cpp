@@ -99,7 +99,9 @@ model::DenoiseResult ActionHead::get_action(const model::Observation& obs, const
   } else {
     noise = model::noise_matrix(model::synthetic_noise(c, call.seed).view(), c, "noise");
   }
-  model::DenoiseResult result = s.backend->run(obs, noise, slot);
+  const model::EulerStart start =
+      model::euler_start(std::move(noise), call.previous_actions, call.rtc, c, call.previous_actions_name);
+  model::DenoiseResult result = s.backend->run(obs, start, slot);
   for (double v : result.actions.data)
     if (!std::isfinite(v)) fail("the {} backend produced non-finite actions", s.info.backend);
   return result;

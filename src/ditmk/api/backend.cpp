@@ -22,9 +22,9 @@ class CpuBackend : public Backend {
     const model::Observation obs = model::synthetic_observation(w.config, 0);
     engine_.run(obs, model::noise_matrix(model::synthetic_noise(w.config, 0).view(), w.config, "warm-up noise"));
   }
-  model::DenoiseResult run(const model::Observation& obs, const Matrix<double>& noise, int embodiment) override {
+  model::DenoiseResult run(const model::Observation& obs, const model::EulerStart& start, int embodiment) override {
     engine_.use_embodiment(embodiment);
-    return engine_.run(obs, noise);
+    return engine_.run(obs, start.x0, start.row_strength);
   }
   std::string isa() const override { return std::string(cpu::isa_name(engine_.isa())); }
   int threads() const override { return engine_.threads(); }
@@ -37,8 +37,8 @@ class CpuBackend : public Backend {
 class RefBackend : public Backend {
  public:
   RefBackend(const model::Weights& w, int embodiment, int threads) : weights_(w), threads_(threads) { head(embodiment); }
-  model::DenoiseResult run(const model::Observation& obs, const Matrix<double>& noise, int embodiment) override {
-    return head(embodiment).run(obs, noise);
+  model::DenoiseResult run(const model::Observation& obs, const model::EulerStart& start, int embodiment) override {
+    return head(embodiment).run(obs, start.x0, start.row_strength);
   }
   std::string isa() const override { return "float64"; }
   int threads() const override { return threads_; }
@@ -60,8 +60,10 @@ class EmuBackend : public Backend {
  public:
   EmuBackend(const model::Weights& w, const OpenOptions& o, int threads)
       : weights_(w), options_{tt::parse_tile_format(o.dtype), threads} {}
-  model::DenoiseResult run(const model::Observation& obs, const Matrix<double>& noise, int embodiment) override {
-    return tt::kernel::EmuExecutor(weights_, embodiment, options_).denoise(obs, noise).denoise;
+  model::DenoiseResult run(const model::Observation& obs, const model::EulerStart& start, int embodiment) override {
+    if (!start.row_strength.empty())
+      fail("real-time chunking: the emu backend's megakernel has no per-row velocity strength input (use cpu or ref)");
+    return tt::kernel::EmuExecutor(weights_, embodiment, options_).denoise(obs, start.x0).denoise;
   }
   std::string isa() const override { return "emulated Blackhole"; }
   int threads() const override { return options_.threads; }

@@ -11,7 +11,7 @@ namespace ditmk::api {
 class Backend {
  public:
   virtual ~Backend() = default;
-  virtual model::DenoiseResult run(const model::Observation& obs, const Matrix<double>& noise, int embodiment) = 0;
+  virtual model::DenoiseResult run(const model::Observation& obs, const model::EulerStart& start, int embodiment) = 0;
   virtual std::string isa() const = 0;  // the instruction set in use, or how it computes
   virtual int threads() const = 0;
 };

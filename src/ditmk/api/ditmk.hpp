@@ -22,6 +22,7 @@
 #include "ditmk/core/tensor.hpp"
 #include "ditmk/model/denoise.hpp"
 #include "ditmk/model/observation.hpp"
+#include "ditmk/model/realtime_chunking.hpp"
 #include "ditmk/model/weights.hpp"
 
 namespace ditmk {
@@ -53,6 +54,11 @@ struct CallOptions {
   std::optional<TensorView> noise;  // x at step 0, [H, A] or [1, H, A], float; absent: drawn from `seed`
   std::string noise_name = "noise"; // how errors name the noise (its file, say)
   uint64_t seed = 0;                // the counter-based Gaussian noise of ditmk (same on every machine)
+  // N1.7's real-time chunking (model/realtime_chunking.hpp), both or neither: the previous chunk
+  // [H_prev, A] or [1, H_prev, A], float, and the release's options.
+  std::optional<TensorView> previous_actions;
+  std::string previous_actions_name = "previous actions";  // how errors name it (its file, say)
+  std::optional<model::RealTimeChunking> rtc;
 };
 
 class ActionHead {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "ditmk/api/ditmk.hpp"
@@ -23,7 +24,25 @@ struct RunOptions {
   uint64_t seed = 0;
   int image_token_id = -1, threads = 0, repeat = 1;
   bool json = false;
+  // real-time chunking: the previous chunk's file and the four options, each set or not
+  std::string previous_actions;
+  model::RealTimeChunking rtc;
+  std::vector<const CLI::Option*> rtc_flags;
 };
+
+// The real-time chunking flags all together with --previous-actions, or none of them.
+std::optional<model::RealTimeChunking> rtc_options(const RunOptions& opt) {
+  std::vector<std::string> given, missing;
+  for (const CLI::Option* flag : opt.rtc_flags) (flag->count() ? given : missing).push_back(flag->get_name());
+  if (opt.previous_actions.empty()) {
+    if (!given.empty()) fail("{}: real-time chunking needs --previous-actions", given.front());
+    return std::nullopt;
+  }
+  if (!missing.empty())
+    fail("{}: missing (--previous-actions needs --rtc-horizon, --rtc-overlap, --rtc-frozen and --rtc-ramp-rate, as the "
+         "released head needs its four options)", missing.front());
+  return opt.rtc;
+}
 
 double ms_since(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
 
@@ -63,11 +82,17 @@ void run(const RunOptions& opt) {
   CallOptions call;
   call.embodiment = opt.embodiment;
   call.seed = opt.seed;
-  Tensor noise;
+  Tensor noise, previous;
   if (!opt.noise.empty()) {
     noise = io::read_npy(opt.noise);
     call.noise = noise.view();
     call.noise_name = opt.noise;
+  }
+  call.rtc = rtc_options(opt);
+  if (call.rtc) {
+    previous = io::read_npy(opt.previous_actions);
+    call.previous_actions = previous.view();
+    call.previous_actions_name = opt.previous_actions;
   }
   const int slot = head.embodiment_slot(opt.embodiment);
   model::DenoiseResult result;
@@ -117,6 +142,13 @@ void add_run(CLI::App& app) {
   cmd->add_option("--image-token-id", opt->image_token_id, "token id of image tokens in input_ids");
   cmd->add_option("--noise", opt->noise, ".npy [H, A] initial noise (default: seeded Gaussian)");
   cmd->add_option("--seed", opt->seed, "noise seed");
+  cmd->add_option("--previous-actions", opt->previous_actions,
+                  "N1.7 real-time chunking: .npy [H_prev, A], the previous chunk to inpaint from");
+  opt->rtc_flags = {
+      cmd->add_option("--rtc-horizon", opt->rtc.action_horizon, "rows of the previous chunk before padding (action_horizon)"),
+      cmd->add_option("--rtc-overlap", opt->rtc.overlap_steps, "leading rows taken from the previous chunk (rtc_overlap_steps)"),
+      cmd->add_option("--rtc-frozen", opt->rtc.frozen_steps, "leading rows that never move (rtc_frozen_steps)"),
+      cmd->add_option("--rtc-ramp-rate", opt->rtc.ramp_rate, "steepness of the strength ramp (rtc_ramp_rate)")};
   cmd->add_option("--backend", opt->backend, "executor: cpu (fast, default), ref (float64 oracle), emu (emulated megakernel)")
       ->check(CLI::IsMember({"cpu", "ref", "emu"}));
   cmd->add_option("--dtype", opt->dtype, "weight format of the fast executor")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32", "int8"}));

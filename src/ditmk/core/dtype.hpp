@@ -13,6 +13,9 @@ enum class DType : uint8_t { F32, F16, BF16, F64, I64, I32, U8, BOOL };
 std::size_t dtype_size(DType dtype);
 // Names as safetensors spells them ("F32", "BF16", ...).
 std::string_view dtype_name(DType dtype);
+inline bool is_float(DType dtype) {
+  return dtype == DType::F32 || dtype == DType::F64 || dtype == DType::F16 || dtype == DType::BF16;
+}
 // Parses a safetensors dtype name; returns false for names ditmk does not read.
 bool parse_dtype(std::string_view name, DType& out);
 

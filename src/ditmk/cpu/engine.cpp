@@ -57,6 +57,7 @@ struct Engine::Workspace {
   int M, D, H, A, inner, ff, out, hidden, max_head_dim;
   Buffer h, n, qkv, attn, ffn, y, dec, enc_a, enc_e, x;
   std::vector<Buffer> velocity;
+  std::vector<float> row_strength;  // [H]: this call's per-row Euler strength (1 without real-time chunking)
   std::vector<std::vector<std::byte>> gemm_scratch;  // per thread, 64-byte aligned inside
   // Two so that one GEMM's input can be prepared while another GEMM still reads the other: normed
   // for the LayerNorm outputs (and the precompute's inputs), mixed for the attention and FF outputs.
@@ -222,6 +223,7 @@ Engine::Engine(const model::Weights& weights, int embodiment, const EngineOption
   ws.dec = sized(std::size_t(ws.H) * ws.hidden), ws.enc_a = sized(std::size_t(ws.H) * ws.D);
   ws.enc_e = sized(std::size_t(ws.H) * ws.D), ws.x = sized(std::size_t(ws.H) * ws.A);
   for (int s = 0; s < c.n_steps; ++s) ws.velocity.push_back(sized(std::size_t(ws.H) * ws.A));
+  ws.row_strength.assign(std::size_t(ws.H), 1.0f);
   std::size_t scratch = 0;
   auto need = [&](const PackedLinear& l) { scratch = std::max(scratch, cpu::gemm_scratch_bytes(l.weights, kGemmMaxRows)); };
   for (const auto& b : model_.blocks) need(b.qkv), need(b.out), need(b.ff1), need(b.ff2);
@@ -364,16 +366,20 @@ void Engine::run_program(int t, const model::CallInputs<float>& in) {
     gemm(e.dec2, ws.dec.get(), ws.hidden, H, v, ws.A, Activation::none, OutputMode::store, e.dec2.bias.data());
     pool_.barrier();
     const Range xs = share(int64_t(H) * ws.A, t, T);
-    for (int64_t i = xs.begin; i < xs.end; ++i) ws.x.get()[i] += dt * v[i];
+    for (int64_t i = xs.begin; i < xs.end; ++i) ws.x.get()[i] += dt * v[i] * ws.row_strength[std::size_t(i / ws.A)];
     pool_.barrier();
   }
 }
 
-model::DenoiseResult Engine::denoise(const model::CallInputs<float>& in, const Matrix<double>& noise) {
+model::DenoiseResult Engine::denoise(const model::CallInputs<float>& in, const Matrix<double>& noise,
+                                     std::span<const double> row_strength) {
   Workspace& ws = *ws_;
   require(noise.rows == ws.H && noise.cols == ws.A, "cpu engine: noise is [{}, {}], expected [{}, {}]", noise.rows,
           noise.cols, ws.H, ws.A);
+  require(row_strength.empty() || row_strength.size() == std::size_t(ws.H), "cpu engine: {} row strengths for {} rows",
+          row_strength.size(), ws.H);
   for (std::size_t i = 0; i < noise.data.size(); ++i) ws.x.data[i] = float(noise.data[i]);
+  for (int r = 0; r < ws.H; ++r) ws.row_strength[std::size_t(r)] = row_strength.empty() ? 1.0f : float(row_strength[std::size_t(r)]);
   // room for this call's cross keys, laid out by the program (grows only when a call has more keys)
   ws.cross_keys.resize(in.cross_k.size());
   for (std::size_t b = 0; b < in.cross_k.size(); ++b) {
@@ -395,9 +401,10 @@ model::DenoiseResult Engine::denoise(const model::CallInputs<float>& in, const M
   return result;
 }
 
-model::DenoiseResult Engine::run(const model::Observation& obs, const Matrix<double>& noise) {
+model::DenoiseResult Engine::run(const model::Observation& obs, const Matrix<double>& noise,
+                                 std::span<const double> row_strength) {
   const model::CallInputs<float> in = precompute(obs);
-  return denoise(in, noise);
+  return denoise(in, noise, row_strength);
 }
 
 }  // namespace ditmk::cpu

@@ -10,6 +10,7 @@
 // returned to the caller inside that loop.
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "ditmk/core/matrix.hpp"
@@ -40,11 +41,14 @@ class Engine {
   void use_embodiment(int embodiment);
   int embodiment() const { return embodiment_->source.id; }
 
-  model::DenoiseResult run(const model::Observation& obs, const Matrix<double>& noise);
+  // row_strength: model::EulerStart's (empty: every row moves fully).
+  model::DenoiseResult run(const model::Observation& obs, const Matrix<double>& noise,
+                           std::span<const double> row_strength = {});
 
   // The two halves of run(), for benchmarks that time them apart.
   model::CallInputs<float> precompute(const model::Observation& obs);
-  model::DenoiseResult denoise(const model::CallInputs<float>& inputs, const Matrix<double>& noise);
+  model::DenoiseResult denoise(const model::CallInputs<float>& inputs, const Matrix<double>& noise,
+                               std::span<const double> row_strength = {});
 
   const PackedModel& packed() const { return model_; }
   const PackedEmbodiment& packed_embodiment() const { return *embodiment_; }

@@ -10,7 +10,7 @@ Matrix<double> noise_matrix(const TensorView& noise, const ModelConfig& c, const
   if (noise.shape != Shape{c.horizon, c.action_dim})
     fail("{}: noise shape {} (expected [{}, {}] = [horizon, action dim])", what, shape_str(noise.shape), c.horizon,
          c.action_dim);
-  if (noise.dtype != DType::F32 && noise.dtype != DType::F64 && noise.dtype != DType::F16 && noise.dtype != DType::BF16)
+  if (!is_float(noise.dtype))
     fail("{}: noise dtype {} (expected float32, float64, float16 or bfloat16)", what, dtype_name(noise.dtype));
   Matrix<double> x(c.horizon, c.action_dim);
   for (std::size_t i = 0; i < x.data.size(); ++i) {

@@ -13,6 +13,14 @@ struct DenoiseResult {
   std::vector<Matrix<double>> velocities;  // per step, the decoder output v [H, A]
 };
 
+// Where a call's Euler loop starts: x_0 [H, A] and how far each action row moves per step, x += dt * v *
+// row_strength[r] (empty: every row moves fully, as every release does without real-time chunking,
+// model/realtime_chunking.hpp).
+struct EulerStart {
+  Matrix<double> x0;
+  std::vector<double> row_strength;
+};
+
 // Euler step size: the 4 steps cover t in [0, 1).
 inline double euler_dt(const ModelConfig& config) { return 1.0 / config.n_steps; }
 

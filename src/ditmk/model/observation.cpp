@@ -156,7 +156,7 @@ Observation make_observation(const ObservationArrays& arrays, const ModelConfig&
   obs.state.assign(c.state_input(), 0.0f);
   if (auto it = arrays.find("state"); it != arrays.end()) {
     const TensorView& s = it->second;
-    if (s.dtype != DType::F32 && s.dtype != DType::F16 && s.dtype != DType::BF16 && s.dtype != DType::F64)
+    if (!is_float(s.dtype))
       fail("{}: dtype {} (expected float)", field(what, "state"), dtype_name(s.dtype));
     check_state_shape(s.shape, c, field(what, "state"));
     for (int i = 0; i < c.state_input(); ++i) obs.state[i] = float(s.at(i));

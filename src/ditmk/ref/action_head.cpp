@@ -1,5 +1,7 @@
 #include "ditmk/ref/action_head.hpp"
 
+#include "ditmk/core/error.hpp"
+
 namespace ditmk::ref {
 
 using model::Act;
@@ -55,17 +57,24 @@ MatD ActionHead::velocity(const model::CallInputs<double>& in, int step, const M
   return ops_.linear_kn(ops_.linear_kn(action_rows, e_.dec1, Act::relu), e_.dec2, Act::none);
 }
 
-model::DenoiseResult ActionHead::run(const model::Observation& obs, const Matrix<double>& noise) const {
-  return denoise(model::precompute_call<double>(ops_, w_, e_, obs), noise);
+model::DenoiseResult ActionHead::run(const model::Observation& obs, const Matrix<double>& noise,
+                                     std::span<const double> row_strength) const {
+  return denoise(model::precompute_call<double>(ops_, w_, e_, obs), noise, row_strength);
 }
 
-model::DenoiseResult ActionHead::denoise(const model::CallInputs<double>& in, const Matrix<double>& noise) const {
+model::DenoiseResult ActionHead::denoise(const model::CallInputs<double>& in, const Matrix<double>& noise,
+                                         std::span<const double> row_strength) const {
+  require(row_strength.empty() || row_strength.size() == std::size_t(noise.rows),
+          "ref: {} row strengths for {} action rows", row_strength.size(), noise.rows);
   model::DenoiseResult result;
   MatD x = noise;
   const double dt = model::euler_dt(w_.config);
   for (int s = 0; s < w_.config.n_steps; ++s) {
     MatD v = velocity(in, s, x);
-    for (std::size_t i = 0; i < x.data.size(); ++i) x.data[i] += dt * v.data[i];
+    for (int r = 0; r < x.rows; ++r) {
+      const double strength = row_strength.empty() ? 1.0 : row_strength[std::size_t(r)];
+      for (int a = 0; a < x.cols; ++a) x(r, a) += dt * v(r, a) * strength;
+    }
     result.velocities.push_back(std::move(v));
   }
   result.actions = std::move(x);

@@ -1,6 +1,8 @@
 #pragma once
 // The reference action head: MODEL.md's math op by op in float64. The oracle every other executor
 // is measured against; no tricks, no fusion, no reduced precision.
+#include <span>
+
 #include "ditmk/model/denoise.hpp"
 #include "ditmk/model/precompute.hpp"
 #include "ditmk/ref/ops.hpp"
@@ -11,9 +13,12 @@ class ActionHead {
  public:
   ActionHead(const model::Weights& weights, int embodiment, int threads);
 
-  model::DenoiseResult run(const model::Observation& obs, const Matrix<double>& noise) const;
+  // row_strength: model::EulerStart's (empty: every row moves fully).
+  model::DenoiseResult run(const model::Observation& obs, const Matrix<double>& noise,
+                           std::span<const double> row_strength = {}) const;
   // The 4 Euler steps from noise on an already computed call (another executor's precompute, say).
-  model::DenoiseResult denoise(const model::CallInputs<double>& in, const Matrix<double>& noise) const;
+  model::DenoiseResult denoise(const model::CallInputs<double>& in, const Matrix<double>& noise,
+                               std::span<const double> row_strength = {}) const;
   // One DiT call of step s on the Euler state x: the velocity [H, A].
   MatD velocity(const model::CallInputs<double>& in, int step, const MatD& x) const;
 

@@ -39,6 +39,7 @@ Reply Service::handle(const std::byte* bytes, std::size_t size) {
       const wire::ActionCall call = wire::action_call(request);
       CallOptions options;
       options.embodiment = call.embodiment, options.noise = call.noise, options.seed = call.seed;
+      options.previous_actions = call.previous_actions, options.previous_actions_name = "action", options.rtc = call.rtc;
       const model::DenoiseResult result = head_.get_action(head_.observation(call.arrays), options);
       reply.bytes = wire::encode_actions(result.actions);
     } else {

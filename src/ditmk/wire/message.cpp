@@ -1,5 +1,6 @@
 #include "ditmk/wire/message.hpp"
 
+#include <algorithm>
 #include <msgpack.hpp>
 
 #include "ditmk/core/error.hpp"
@@ -67,6 +68,10 @@ Value data_value(const msgpack::object& o, const std::string& where) {
     case msgpack::type::NEGATIVE_INTEGER:
       v.kind = Value::Kind::integer, v.integer = o.via.i64;
       return v;
+    case msgpack::type::FLOAT32:
+    case msgpack::type::FLOAT64:
+      v.kind = Value::Kind::number, v.number = o.via.f64;
+      return v;
     case msgpack::type::STR:
       v.kind = Value::Kind::string, v.string = std::string(text_of(o));
       return v;
@@ -76,7 +81,7 @@ Value data_value(const msgpack::object& o, const std::string& where) {
         return v;
       }
       fail("{}: a map that is not an ndarray", where);
-    default: fail("{}: {} is not an ndarray, an integer or a string", where, type_name(o));
+    default: fail("{}: {} is not an ndarray, an integer, a float or a string", where, type_name(o));
   }
 }
 
@@ -180,16 +185,45 @@ std::optional<int64_t> integer_field(const Request& r, const char* name) {
   return int64_t(v.array.view().at(0));
 }
 
+// A number given as a float, an int or a numpy scalar (a 0-d or 1-element float or integer array).
+std::optional<double> number_field(const Request& r, const char* name) {
+  const auto it = r.data.find(name);
+  if (it == r.data.end()) return std::nullopt;
+  const Value& v = it->second;
+  if (v.kind == Value::Kind::number) return v.number;
+  if (v.kind == Value::Kind::integer) return double(v.integer);
+  const bool scalar_array = v.kind == Value::Kind::array && v.array.numel() == 1 &&
+                            (is_float(v.array.dtype()) || v.array.dtype() == DType::I64 || v.array.dtype() == DType::I32);
+  if (!scalar_array) fail("{}: expected a number", name);
+  return v.array.view().at(0);
+}
+
+// The previous chunk and the four options of real-time chunking, all of them or none.
+void realtime_chunking_fields(const Request& r, ActionCall& call) {
+  static const char* const kNames[] = {"action", "action_horizon", "rtc_overlap_steps", "rtc_frozen_steps", "rtc_ramp_rate"};
+  const auto given = std::count_if(std::begin(kNames), std::end(kNames), [&](const char* n) { return r.data.count(n) > 0; });
+  if (given == 0) return;
+  for (const char* name : kNames)
+    if (!r.data.count(name))
+      fail("{}: missing (real-time chunking needs action, action_horizon, rtc_overlap_steps, rtc_frozen_steps and "
+           "rtc_ramp_rate)", name);
+  call.previous_actions = field_of(r, "action", Value::Kind::array, "an ndarray [H_prev, A] (the previous chunk)")->array.view();
+  call.rtc = model::RealTimeChunking{*integer_field(r, "action_horizon"), *integer_field(r, "rtc_overlap_steps"),
+                                     *integer_field(r, "rtc_frozen_steps"), *number_field(r, "rtc_ramp_rate")};
+}
+
 }  // namespace
 
 ActionCall action_call(const Request& r) {
   static const char* const kFields[] = {"backbone_features", "backbone_attention_mask", "image_mask", "state",
-                                        "embodiment_id", "embodiment", "noise", "seed"};
+                                        "embodiment_id", "embodiment", "noise", "seed", "action", "action_horizon",
+                                        "rtc_overlap_steps", "rtc_frozen_steps", "rtc_ramp_rate"};
   for (const auto& entry : r.data) {
     const std::string& name = entry.first;  // clang 14 cannot capture a structured binding
     if (std::find_if(std::begin(kFields), std::end(kFields), [&](const char* f) { return name == f; }) == std::end(kFields))
       fail("{}: unknown field (expected backbone_features, backbone_attention_mask, image_mask, state, embodiment_id "
-           "or embodiment, noise or seed)", name);
+           "or embodiment, noise or seed, and for real-time chunking action, action_horizon, rtc_overlap_steps, "
+           "rtc_frozen_steps, rtc_ramp_rate)", name);
   }
   ActionCall call;
   if (!r.data.count("backbone_features")) fail("backbone_features: missing (an ndarray [S, 2048] or [1, S, 2048])");
@@ -208,6 +242,7 @@ ActionCall action_call(const Request& r) {
     if (*seed < 0) fail("seed: {} is negative", *seed);
     call.seed = uint64_t(*seed);
   }
+  realtime_chunking_fields(r, call);
   return call;
 }
 

@@ -16,14 +16,16 @@
 #include "ditmk/core/matrix.hpp"
 #include "ditmk/core/tensor.hpp"
 #include "ditmk/model/observation.hpp"
+#include "ditmk/model/realtime_chunking.hpp"
 
 namespace ditmk::wire {
 
-// A field of a request's data: an array, an integer or a string.
+// A field of a request's data: an array, an integer, a float or a string.
 struct Value {
-  enum class Kind { array, integer, string } kind = Kind::integer;
+  enum class Kind { array, integer, number, string } kind = Kind::integer;
   Tensor array;
   int64_t integer = 0;
+  double number = 0.0;
   std::string string;
 };
 
@@ -48,13 +50,17 @@ bool same_token(const std::string& given, const std::string& expected);
 
 // What a get_action request asks for, its fields checked and named as the client sent them:
 //   backbone_features [S, ctx] or [1, S, ctx]; backbone_attention_mask, image_mask [S] or [1, S];
-//   state; embodiment_id (int) or embodiment (tag); noise [H, A] or [1, H, A] or seed (int >= 0).
+//   state; embodiment_id (int) or embodiment (tag); noise [H, A] or [1, H, A] or seed (int >= 0);
+//   N1.7's real-time chunking: action [H_prev, A] or [1, H_prev, A] (the previous chunk) with
+//   action_horizon, rtc_overlap_steps, rtc_frozen_steps (ints) and rtc_ramp_rate (a number), all or none.
 // The arrays are views into `request`, which must outlive the call.
 struct ActionCall {
   model::ObservationArrays arrays;
   std::string embodiment;  // empty: the head's default
   std::optional<TensorView> noise;
   uint64_t seed = 0;
+  std::optional<TensorView> previous_actions;
+  std::optional<model::RealTimeChunking> rtc;
 };
 ActionCall action_call(const Request& request);
 
