@@ -92,6 +92,7 @@ PYBIND11_MODULE(_ditmk, m) {
   using ditmk::python::Head;
   using ditmk::python::json_to_python;
   m.doc() = "ditmk: the GR00T action head (see python/ditmk/__init__.py for the Python API)";
+  m.attr("__version__") = DITMK_VERSION;
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Builds ditmk and runs every test: the optimised build (all tests, full-size ones included), then the
-# library and unit tests again under AddressSanitizer + UndefinedBehaviorSanitizer, then a short run of
-# each libFuzzer harness (clang, ASan + UBSan) over its seed corpus.
+# Python tests again against the wheel installed in a fresh venv (scripts/test-wheel.sh), then the
+# library and unit tests under AddressSanitizer + UndefinedBehaviorSanitizer, then a short run of each
+# libFuzzer harness (clang, ASan + UBSan) over its seed corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/install-deps.sh
+./scripts/install-deps.sh test
 jobs=$(nproc)
+# The wheel compiles what the release build compiled, in another build directory: ccache serves it
+# (the same absolute paths; the build directory, where debug info names it, is left out of the key).
+export CCACHE_NOHASHDIR=1
 cmake --preset release
 cmake --build --preset release -j "$jobs"
 ctest --preset release -j "$jobs"
+./scripts/test-wheel.sh
 cmake --preset asan
 cmake --build --preset asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --preset asan -j "$jobs"

@@ -14,7 +14,9 @@ import numpy as np
 
 from . import _ditmk
 
-__all__ = ["ActionHead", "RTC_OPTIONS", "inspect", "make_checkpoint"]
+__all__ = ["ActionHead", "RTC_OPTIONS", "__version__", "inspect", "make_checkpoint"]
+
+__version__ = _ditmk.__version__
 
 #: The options of N1.7's real-time chunking, by the release's names (docs/model.md).
 RTC_OPTIONS = ("action_horizon", "rtc_overlap_steps", "rtc_frozen_steps", "rtc_ramp_rate")

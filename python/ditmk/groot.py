@@ -4,7 +4,7 @@
     out = head.get_action(backbone_output, action_input)      # the released head's signature
     out.action_pred                                           # [B, H, max_action_dim]
 
-    ditmk.groot.patch(policy, "path/to/release")              # a loaded GR00T policy now runs ditmk
+    ditmk.groot.patch(policy, "path/to/release")              # a loaded GR00T (or LeRobot GR00T) policy now runs ditmk
     ditmk.groot.patch_remote(policy, "10.0.0.5", 5555)        # ... or a `ditmk serve` elsewhere
 
 backbone_output carries backbone_features [B, S, 2048], backbone_attention_mask [B, S] and, for
@@ -174,11 +174,13 @@ class RemoteActionHead(_ReleasedSignature):
 
 
 def _action_head_owner(policy_or_model):
-    """The object whose .action_head is the released head: policy.model, or the model itself."""
-    for owner in (getattr(policy_or_model, "model", None), policy_or_model):
+    """The object whose .action_head is the released head: a GR00T policy's .model, a LeRobot GR00T
+    policy's ._groot_model, or the model itself."""
+    for owner in (getattr(policy_or_model, "model", None), getattr(policy_or_model, "_groot_model", None), policy_or_model):
         if owner is not None and getattr(owner, "action_head", None) is not None:
             return owner
-    raise ValueError(f"{type(policy_or_model).__name__}: no .model.action_head or .action_head to patch")
+    raise ValueError(f"{type(policy_or_model).__name__}: no .model.action_head, ._groot_model.action_head or "
+                     f".action_head to patch")
 
 
 def patch(policy_or_model, release_dir, **options):

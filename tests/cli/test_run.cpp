@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -40,6 +41,33 @@ TEST_P(RunCommand, JsonReportsTheActions) {
   EXPECT_EQ(j["version"], name_of(GetParam()));
   EXPECT_EQ(j["actions"].size(), std::size_t(f.config.horizon));
   EXPECT_EQ(j["actions"][0].size(), std::size_t(f.config.action_dim));
+}
+
+int lines(const std::string& text) { return int(std::count(text.begin(), text.end(), '\n')); }
+
+// Written to a file or a pipe, a command prints its errors and at most one summary line; progress
+// lines and the per-call preview are for a terminal (there under `script`, a pseudo-terminal).
+TEST(TerminalOutput, OneSummaryLineOffATerminalProgressOnOne) {
+  const TinyFixture& f = tiny_fixture(Version::n16);
+  TempDir dir;
+  const CliResult r = run_ditmk("run --backend ref --repeat 2 --checkpoint " + f.release + " --out " + (dir / "a.npy"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(lines(r.out), 1) << r.out;
+  EXPECT_NE(r.out.find("(median of 2 calls), wrote " + (dir / "a.npy")), std::string::npos) << r.out;
+  EXPECT_EQ(r.err, "");
+  const CliResult m = run_ditmk("make-checkpoint --tiny --version n17 --out " + (dir / "quiet"));
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  EXPECT_EQ(m.err, "") << "no progress lines off a terminal";
+  EXPECT_EQ(lines(m.out), 1) << m.out;
+  if (run_command("script --version").exit_code != 0) GTEST_SKIP() << "no `script` for a pseudo-terminal";
+  const CliResult tty = run_command("script -qec '" + ditmk_binary() + " make-checkpoint --tiny --version n17 --out " +
+                                    (dir / "shown") + "' /dev/null");
+  ASSERT_EQ(tty.exit_code, 0) << tty.out;
+  EXPECT_NE(tty.out.find("100% ("), std::string::npos) << "progress on a terminal: " << tty.out;
+  const CliResult preview = run_command("script -qec '" + ditmk_binary() + " run --backend ref --checkpoint " + f.release +
+                                        "' /dev/null");
+  ASSERT_EQ(preview.exit_code, 0) << preview.out;
+  EXPECT_NE(preview.out.find("call 1: actions"), std::string::npos) << preview.out;
 }
 
 // The reference against an independent PyTorch float64 implementation of MODEL.md, masks included.

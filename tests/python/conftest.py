@@ -1,5 +1,6 @@
 """Small releases of each version, observations and noise, written once per test session."""
 import os
+import socket
 import subprocess
 
 import numpy as np
@@ -15,6 +16,13 @@ def run_ditmk(*args):
     """Runs the ditmk command; returns (exit code, stdout, stderr)."""
     done = subprocess.run([DITMK, *map(str, args)], capture_output=True, text=True)
     return done.returncode, done.stdout, done.stderr
+
+
+def free_port():
+    """A TCP port on loopback that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def make_observation(info, seed, padding=0, image_tokens=None):

@@ -82,5 +82,5 @@ def test_patch_replaces_the_action_head_of_a_loaded_policy(releases):
     model_only = types.SimpleNamespace(action_head=ReleasedHead())
     ditmk.groot.patch(model_only, releases["n17"], threads=1)
     assert model_only.action_head.get_action(backbone_output, action_input).action_pred.shape == (1, 8, 6)
-    with pytest.raises(ValueError, match="no .model.action_head or .action_head"):
+    with pytest.raises(ValueError, match="no .model.action_head, ._groot_model.action_head or .action_head"):
         ditmk.groot.patch(types.SimpleNamespace(), releases["n17"])

@@ -2,9 +2,8 @@
 formula in tests/torch (several overlap / frozen / ramp settings, B = 1 and B = 3), the frozen rows bit
 for bit, the N1.5 and N1.6 heads ignoring a previous chunk as released, the same bytes from the
 drop-in, `ditmk run` and `ditmk serve`, and every bad input one line naming the option or array."""
-import socket
-import sys
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -12,7 +11,7 @@ import torch
 
 import ditmk
 import ditmk.groot
-from conftest import DITMK, make_observation, run_ditmk
+from conftest import DITMK, free_port, make_observation, run_ditmk
 from torch_reference import BF16_GATE, FP32_GATE, batch, torch_reference, within
 
 sys.path.insert(0, os.path.join(os.environ["DITMK_SOURCE_DIR"], "bench"))
@@ -88,12 +87,6 @@ def test_head_api_takes_the_chunk_and_the_options(heads, releases):
         ditmk.ActionHead(releases["n17"], backend="emu").get_action(**obs, previous_actions=previous,
                                                                     rtc=options(SETTINGS[0]))
     assert "\n" not in str(e.value)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

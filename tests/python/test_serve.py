@@ -5,7 +5,6 @@ the bytes of the request served alone, resident memory steady."""
 import io
 import os
 import signal
-import socket
 import sys
 
 import msgpack
@@ -14,18 +13,12 @@ import types
 import numpy as np
 import pytest
 
-from conftest import DITMK, VERSIONS, run_ditmk
+from conftest import DITMK, VERSIONS, free_port, run_ditmk
 
 sys.path.insert(0, os.path.join(os.environ["DITMK_SOURCE_DIR"], "bench"))
 import serve_load  # noqa: E402
 from ditmk.client import PolicyClient, ServerError  # noqa: E402
 import ditmk.groot  # noqa: E402
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module", params=VERSIONS)

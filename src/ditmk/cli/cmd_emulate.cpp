@@ -10,6 +10,7 @@
 #include "ditmk/cli/commands.hpp"
 #include "ditmk/cli/model_source.hpp"
 #include "ditmk/core/error.hpp"
+#include "ditmk/core/progress.hpp"
 #include "ditmk/core/parallel.hpp"
 #include "ditmk/core/rng.hpp"
 #include "ditmk/model/synthetic.hpp"
@@ -184,8 +185,9 @@ void run_sweep(const EmulateArgs& args) {
   std::vector<kernel::SweepRow> rows;
   for (const kernel::SweepChoice& choice : kernel::sweep_choices(weights.config, obs)) {
     rows.push_back(kernel::run_sweep_choice(weights, embodiment, obs, call, choice, threads));
-    fmt::print(stderr, "swept {} {} {} slots\n", kernel::protocol_name(choice.protocol),
-               tile_format_name(choice.dtype), choice.cb_w_slots);
+    if (is_terminal(stderr))
+      fmt::print(stderr, "swept {} {} {} slots\n", kernel::protocol_name(choice.protocol),
+                 tile_format_name(choice.dtype), choice.cb_w_slots);
   }
   write_report(args.report, {{"sweep", kernel::to_json(rows)}});
   fmt::print("{}", kernel::sweep_text(rows));

@@ -9,6 +9,7 @@
 #include "ditmk/cli/commands.hpp"
 #include "ditmk/cli/model_source.hpp"
 #include "ditmk/core/error.hpp"
+#include "ditmk/core/progress.hpp"
 #include "ditmk/tt/pack/packer.hpp"
 
 namespace ditmk::cli {
@@ -31,10 +32,11 @@ void run_pack(const PackArgs& args) {
   const tt::PackSummary s = tt::pack_checkpoint(weights, args.out, options);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const tt::ArenaLayout& a = s.layout;
-  fmt::print("packed {} ({} blocks, embodiment {}) for steps4 k4, stream {}: {} ops, stream arena {} B per bank, "
-             "small arena {} B per bank\n",
-             model::version_name(a.version), a.n_blocks, s.embodiment, tt::tile_format_name(a.dtype_stream),
-             a.ops.size(), a.arena_bank_bytes[0], a.arena_bank_bytes[1]);
+  if (is_terminal(stdout))
+    fmt::print("packed {} ({} blocks, embodiment {}) for steps4 k4, stream {}: {} ops, stream arena {} B per bank, "
+               "small arena {} B per bank\n",
+               model::version_name(a.version), a.n_blocks, s.embodiment, tt::tile_format_name(a.dtype_stream),
+               a.ops.size(), a.arena_bank_bytes[0], a.arena_bank_bytes[1]);
   fmt::print("wrote {} ({:.1f} MB, {} manifest ranges) in {:.1f} s\n", args.out, s.bytes_written / 1e6, s.n_ranges,
              seconds);
 }

@@ -2,6 +2,7 @@
 // the server use) and denoise one observation, --repeat times on the loaded head.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "ditmk/cli/commands.hpp"
 #include "ditmk/cli/model_source.hpp"
 #include "ditmk/core/error.hpp"
+#include "ditmk/core/progress.hpp"
 #include "ditmk/io/npy.hpp"
 
 namespace ditmk::cli {
@@ -119,8 +121,16 @@ void run(const RunOptions& opt) {
                                       {"actions", rows}}.dump());
     return;
   }
-  fmt::print("{} {} blocks, embodiment {}, backend {}: opened in {:.1f} ms\n", info.version, info.n_blocks, slot,
-             info.backend, open_ms);
+  const std::string head_line = fmt::format("{} {} blocks, embodiment {}, backend {}", info.version, info.n_blocks, slot, info.backend);
+  if (!is_terminal(stdout)) {  // a file or a pipe: one summary line
+    std::vector<double> sorted = call_ms;
+    std::sort(sorted.begin(), sorted.end());
+    fmt::print("{}: opened in {:.1f} ms, actions [{}, {}] in {:.1f} ms{}{}\n", head_line, open_ms, info.horizon,
+               info.action_dim, sorted[sorted.size() / 2], call_ms.size() > 1 ? fmt::format(" (median of {} calls)", call_ms.size()) : "",
+               opt.out.empty() ? "" : ", wrote " + opt.out);
+    return;
+  }
+  fmt::print("{}: opened in {:.1f} ms\n", head_line, open_ms);
   for (std::size_t i = 0; i < call_ms.size(); ++i)
     fmt::print("  call {}: actions [{}, {}] in {:.1f} ms\n", i + 1, info.horizon, info.action_dim, call_ms[i]);
   for (int r = 0; r < std::min(result.actions.rows, 4); ++r) {

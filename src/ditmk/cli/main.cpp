@@ -9,7 +9,7 @@
 int main(int argc, char** argv) {
   CLI::App app{"ditmk: the GR00T action head as one persistent program (reference, CPU megakernel, emulated Blackhole)"};
   app.require_subcommand(1);
-  app.set_version_flag("--version-info", "ditmk 0.1.0");
+  app.set_version_flag("--version-info", "ditmk " DITMK_VERSION);
   ditmk::cli::add_run(app);
   ditmk::cli::add_inspect(app);
   ditmk::cli::add_compare(app);

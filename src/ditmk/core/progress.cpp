@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cstdio>
-
 namespace ditmk {
 
+bool is_terminal(std::FILE* stream) { return isatty(fileno(stream)) != 0; }
+
 Progress::Progress(std::string label, uint64_t total_bytes)
-    : label_(std::move(label)), total_(total_bytes), tty_(isatty(STDERR_FILENO) != 0) {}
+    : label_(std::move(label)), total_(total_bytes), shown_(total_bytes > 0 && is_terminal(stderr)) {}
 
 Progress::~Progress() { finish(); }
 
@@ -18,19 +18,19 @@ void Progress::advance(uint64_t bytes) {
 }
 
 void Progress::draw() {
-  const double fraction = total_ ? double(done_) / double(total_) : 1.0;
-  const int tenth = int(fraction * 10.0);
-  if (!tty_ && tenth == last_tenth_) return;
-  last_tenth_ = tenth;
-  fmt::print(stderr, "{}{}: {:5.1f}% ({:.0f} / {:.0f} MB){}", tty_ ? "\r" : "", label_, 100.0 * fraction,
-             double(done_) / 1e6, double(total_) / 1e6, tty_ ? "" : "\n");
+  if (!shown_) return;
+  const double fraction = double(done_) / double(total_);
+  const int percent = int(fraction * 100.0);
+  if (percent == last_percent_) return;  // a redraw per percent, not per write
+  last_percent_ = percent;
+  fmt::print(stderr, "\r{}: {:3d}% ({:.0f} / {:.0f} MB)", label_, percent, double(done_) / 1e6, double(total_) / 1e6);
   std::fflush(stderr);
 }
 
 void Progress::finish() {
   if (finished_) return;
   finished_ = true;
-  if (tty_) fmt::print(stderr, "\n");
+  if (shown_ && last_percent_ >= 0) fmt::print(stderr, "\n");
 }
 
 }  // namespace ditmk

@@ -1,10 +1,15 @@
 #pragma once
-// A progress line on stderr for long jobs (writing gigabyte checkpoints): redrawn in place on a
-// terminal, a line per tenth otherwise so logs stay short.
+// A progress line on stderr for long jobs (writing gigabyte checkpoints), redrawn in place, and only
+// on a terminal: written to a file or a pipe, a command prints its errors and at most one summary
+// line, nothing that a log or a script would have to filter.
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 namespace ditmk {
+
+// Whether `stream` (stdout or stderr) is a terminal: where progress and previews are shown.
+bool is_terminal(std::FILE* stream);
 
 class Progress {
  public:
@@ -17,8 +22,8 @@ class Progress {
   void draw();
   std::string label_;
   uint64_t total_, done_ = 0;
-  int last_tenth_ = -1;
-  bool tty_, finished_ = false;
+  int last_percent_ = -1;
+  bool shown_, finished_ = false;
 };
 
 }  // namespace ditmk

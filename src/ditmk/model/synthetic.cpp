@@ -118,8 +118,10 @@ void write_synthetic_release(const ModelConfig& config, const std::string& dir, 
 
 ModelConfig tiny_config(Version version, int n_blocks) {
   ModelConfig c = default_config(version);
+  // The widths the released code fixes stay as released (256 timestep channels, feed-forwards 4x
+  // their width), so that the released modules (and LeRobot's) can load a tiny release.
   c.dims = {.width = 64, .n_heads = 4, .head_dim = 16, .ff_dim = 256, .ctx_dim = 96, .out_dim = 48, .hidden = 48,
-            .temb_channels = 32, .vl_heads = 4, .vl_head_dim = 24, .vl_ff_dim = 192, .pos_rows = 64};
+            .temb_channels = 256, .vl_heads = 4, .vl_head_dim = 24, .vl_ff_dim = 384, .pos_rows = 64};
   c.n_blocks = n_blocks;
   c.vl_layers = version == Version::n16 ? 0 : 2;
   c.n_future = version == Version::n15 ? 4 : 0;
@@ -180,7 +182,8 @@ std::string ensure_default_model(Version version) {
   if (fs::exists(fs::path(dir) / "model.safetensors.index.json")) return dir;
   std::error_code ec;
   fs::create_directories(fs::path(dir).parent_path(), ec);
-  fmt::print(stderr, "ditmk: generating the built-in {} model into {} (first use only)\n", version_name(version), dir);
+  if (is_terminal(stderr))
+    fmt::print(stderr, "ditmk: generating the built-in {} model into {} (first use only)\n", version_name(version), dir);
   write_synthetic_release(default_config(version), dir, {});
   return dir;
 }
