@@ -1,13 +1,17 @@
 #include "ditmk/model/synthetic.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
-#include <unistd.h>
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/progress.hpp"
@@ -179,9 +183,21 @@ std::string default_model_dir(Version version) {
 
 std::string ensure_default_model(Version version) {
   const std::string dir = default_model_dir(version);
-  if (fs::exists(fs::path(dir) / "model.safetensors.index.json")) return dir;
+  const fs::path index = fs::path(dir) / "model.safetensors.index.json";
+  if (fs::exists(index)) return dir;
   std::error_code ec;
   fs::create_directories(fs::path(dir).parent_path(), ec);
+  // Several processes may ask for it at once (tests run in parallel, two commands): one generates it
+  // while the others wait on the lock, then find it whole.
+  const std::string lock_path = dir + ".lock";
+  const int lock = ::open(lock_path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  if (lock < 0) fail("{}: cannot open: {}", lock_path, std::strerror(errno));
+  struct Unlock {
+    int fd;
+    ~Unlock() { ::close(fd); }  // closing releases the lock
+  } unlock{lock};
+  if (::flock(lock, LOCK_EX) != 0) fail("{}: cannot lock: {}", lock_path, std::strerror(errno));
+  if (fs::exists(index)) return dir;
   if (is_terminal(stderr))
     fmt::print(stderr, "ditmk: generating the built-in {} model into {} (first use only)\n", version_name(version), dir);
   write_synthetic_release(default_config(version), dir, {});
