@@ -21,8 +21,9 @@ struct SmallProgram {
   explicit SmallProgram(uint32_t n_cores, Kernel kernel) {
     program.name = "small";
     for (uint32_t x = 0; x < n_cores; ++x) program.cores.push_back({x, 0});
-    program.kernel = std::move(kernel);
+    add_unified_kernel(program, std::move(kernel));
   }
+  KernelBinding& kernel() { return program.kernels.front(); }
   uint32_t cb(const char* name, uint32_t id, uint32_t pages, TileFormat format = TileFormat::bf16,
               std::set<CoreCoord> cores = {}) {
     if (cores.empty()) cores = {program.cores.begin(), program.cores.end()};

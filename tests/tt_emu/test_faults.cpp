@@ -237,15 +237,15 @@ TEST(Faults, MissingArgsAreNamed) {
   };
   const std::vector<Case> cases = {
       {[] { get_arg_val(2); }, "get_arg_val(2): core (0,0) has 2 runtime args"},
-      {[] { get_common_arg_val(1); }, "get_common_arg_val(1): the program has 1 common runtime args"},
+      {[] { get_common_arg_val(1); }, "get_common_arg_val(1): the kernel has 1 common runtime args"},
       {[] { get_named_compile_time_arg_val("n_heads"); }, "get_named_compile_time_arg_val(\"n_heads\")"},
       {[] { get_semaphore(7); }, "get_semaphore(7)"},
   };
   for (const Case& c : cases) {
     SmallProgram p(1, c.kernel);
-    p.program.core_args[{0, 0}] = {17, 0xFFFF};
-    p.program.common_args = {4096};
-    p.program.named_args = {{"n_blocks", 16}};
+    p.kernel().core_args[{0, 0}] = {17, 0xFFFF};
+    p.kernel().common_args = {4096};
+    p.kernel().named_args = {{"n_blocks", 16}};
     const Fault fault = only_fault(testing::run(p.program));
     EXPECT_EQ(fault.kind, FaultKind::missing_arg);
     EXPECT_TRUE(contains(fault.message, c.expected)) << fault.message;

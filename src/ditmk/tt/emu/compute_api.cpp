@@ -22,7 +22,7 @@ void record_compute(double cycles, bool matmul) {
 namespace {
 
 const TimingParams& tp() { return blackhole_timing(); }
-double phases() { return double(chip().program->math_fidelity); }
+double phases() { return double(current().kernel->math_fidelity); }
 // what the unpacker, FPU and call overhead of one tile call cost beside the FPU's own cycles
 double fpu_call(double fpu_cycles) { return fpu_cycles + tp().tile_call_cycles; }
 

@@ -1,5 +1,6 @@
 #include "ditmk/tt/emu/dataflow_api.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "ditmk/tt/emu/launch_state.hpp"
@@ -12,7 +13,7 @@ namespace {
 
 CoreRuntime& core() { return *current().core; }
 uint32_t core_idx() { return core_index(core().coord); }
-uint32_t my_noc() { return noc_of(current().processor); }
+uint32_t my_noc() { return current().noc; }
 
 void require_dataflow(std::string_view call) {
   if (current().processor == Processor::trisc) {
@@ -24,6 +25,50 @@ CbRuntime& cb_of(uint32_t id, std::string_view call) {
   CbRuntime* cb = id < kMaxCbId ? core().cbs[id] : nullptr;
   if (!cb) raise(FaultKind::bad_call, "{}: core {} has no CB #{}", call, core_name(core().coord), id);
   return *cb;
+}
+
+// A compiled kernel fills pages through pointers, which the emulator cannot see: the pages it pushes
+// count as written, except bytes a NoC transfer into this core has not landed yet (a push before the
+// read barrier stays an unwritten read for the consumer).
+void mark_pointer_stores(const CbRuntime& cb, uint32_t page, uint32_t pages) {
+  const uint32_t begin = cb.config->address + page * cb.config->page_bytes;
+  const uint32_t end = begin + pages * cb.config->page_bytes;
+  std::vector<std::pair<uint32_t, uint32_t>> pending;
+  for (const auto& p : chip().processors) {
+    for (const std::vector<PendingTransfer>* list : {&p->reads, &p->writes}) {
+      for (const PendingTransfer& t : *list) {
+        if (t.to_dram || t.data.empty()) continue;
+        for (uint32_t index : t.core_indices) {
+          if (index == core_idx()) pending.push_back({t.address, t.address + uint32_t(t.data.size())});
+        }
+      }
+    }
+  }
+  std::sort(pending.begin(), pending.end());
+  uint32_t at = begin;
+  WrittenMap& written = chip().memory[core_idx()].written;
+  for (const auto& [pb, pe] : pending) {
+    if (pe <= at || pb >= end) continue;
+    if (pb > at) written.mark(at, pb - at);
+    at = std::max(at, pe);
+  }
+  if (at < end) written.mark(at, end - at);
+}
+
+// The source of an outgoing transfer must have been written; a compiled kernel may have filled it
+// through pointers inside a window it reserved (a page built by hand and sent without a push).
+void require_source_written(uint32_t src_l1, uint32_t size, std::string_view call) {
+  if (current().kernel->l1_pointers) {
+    for (const CbRuntime& cb : core().cb_storage) {
+      const uint32_t begin = cb.config->address + cb.wr_page * cb.config->page_bytes;
+      const uint32_t end = begin + cb.reserved * cb.config->page_bytes;
+      if (cb.reserved && src_l1 >= begin && uint64_t(src_l1) + size <= end) {
+        chip().memory[core_idx()].written.mark(src_l1, size);
+        break;
+      }
+    }
+  }
+  require_written_l1(core_idx(), src_l1, size, call);
 }
 
 void note_high_water(CbRuntime& cb) {
@@ -127,7 +172,7 @@ void write_multicast(uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t num_
                      std::string_view call) {
   require_dataflow(call);
   local_region(src_l1, size, call);
-  require_written_l1(core_idx(), src_l1, size, call);
+  require_source_written(src_l1, size, call);
   const NocAddress a = decode(dst);
   PendingTransfer t;
   t.core_indices = multicast_targets(a, size, num_dests, loopback, call);
@@ -151,7 +196,7 @@ Processor current_processor() { return current().processor; }
 CoreCoord my_core() { return core().coord; }
 
 uint32_t get_arg_val(uint32_t index) {
-  const std::vector<uint32_t>* args = core().args;
+  const std::vector<uint32_t>* args = current().args;
   const std::size_t count = args ? args->size() : 0;
   if (index >= count) {
     raise(FaultKind::missing_arg, "get_arg_val({}): core {} has {} runtime args", index,
@@ -161,21 +206,21 @@ uint32_t get_arg_val(uint32_t index) {
 }
 
 uint32_t get_common_arg_val(uint32_t index) {
-  const std::vector<uint32_t>& args = chip().program->common_args;
+  const std::vector<uint32_t>& args = current().kernel->common_args;
   if (index >= args.size()) {
-    raise(FaultKind::missing_arg, "get_common_arg_val({}): the program has {} common runtime args",
+    raise(FaultKind::missing_arg, "get_common_arg_val({}): the kernel has {} common runtime args",
           index, args.size());
   }
   return args[index];
 }
 
 uint32_t get_named_compile_time_arg_val(std::string_view name) {
-  const Program& program = *chip().program;
-  for (const RoleFlag& flag : program.role_flags) {
+  const KernelBinding& kernel = *current().kernel;
+  for (const RoleFlag& flag : kernel.role_flags) {
     if (flag.name == name) return flag.cores.count(core().coord) ? 1 : 0;
   }
-  auto it = program.named_args.find(std::string(name));
-  if (it == program.named_args.end()) {
+  auto it = kernel.named_args.find(std::string(name));
+  if (it == kernel.named_args.end()) {
     raise(FaultKind::missing_arg, "get_named_compile_time_arg_val(\"{}\"): no such named arg", name);
   }
   return it->second;
@@ -203,6 +248,7 @@ void cb_push_back(uint32_t id, uint32_t pages) {
           pages, cb.free_pages(), cb.state());
   }
   require_window(cb, cb.wr_page, pages, "cb_push_back");
+  if (current().kernel->l1_pointers) mark_pointer_stores(cb, cb.wr_page, pages);
   cb.pushed += pages;
   record({OpKind::cb_push, false, id, pages});
   cb.wr_page = (cb.wr_page + pages) % cb.pages;
@@ -318,7 +364,7 @@ void noc_async_write(uint32_t src_l1, uint64_t dst, uint32_t size) {
   constexpr std::string_view call = "noc_async_write";
   require_dataflow(call);
   local_region(src_l1, size, call);
-  require_written_l1(core_idx(), src_l1, size, call);
+  require_source_written(src_l1, size, call);
   const NocAddress a = decode(dst);
   PendingTransfer t;
   t.address = a.address;

@@ -1,10 +1,13 @@
 #include "ditmk/tt/emu/device.hpp"
 
 #include <algorithm>
+#include <array>
+#include <map>
 #include <cstdlib>
 #include <cstring>
 
 #include "ditmk/core/error.hpp"
+#include "ditmk/tt/emu/l1_window.hpp"
 #include "ditmk/tt/emu/launch_state.hpp"
 #include "ditmk/tt/emu/profiler_api.hpp"
 
@@ -17,8 +20,6 @@ thread_local ProcessorRuntime* running_processor = nullptr;
 
 // Kernel code runs on the fibers' stacks; tile scratch lives on the heap, so this is ample.
 constexpr std::size_t kFiberStackBytes = 256 * 1024;
-
-void free_l1(std::byte* bytes) { std::free(bytes); }
 
 const CbConfig& find_cb(const Program& program, CoreCoord core, std::string_view name) {
   for (const CbConfig& cb : program.cbs) {
@@ -41,31 +42,45 @@ void reset_for_launch(ChipState& chip) {
       if (!config.tensor_backed) memory.written.clear(config.address, config.total_bytes);
     }
     for (const SemaphoreConfig& sem : program.semaphores) {
-      std::memcpy(memory.l1.get() + sem.address, &sem.initial_value, sizeof(uint32_t));
+      std::memcpy(memory.l1 + sem.address, &sem.initial_value, sizeof(uint32_t));
       memory.written.clear(sem.address, kSemaphoreBytes);
       memory.written.mark(sem.address, sizeof(uint32_t));
     }
   }
 }
 
+// One fiber per bound processor, core by core (so that consecutive resumes mostly stay on one core's
+// L1 window), each core's processors in NCRISC, BRISC, TRISC order.
 void start_processors(ChipState& chip) {
   chip.processors.clear();
   const Program& program = *chip.program;
+  std::map<CoreCoord, std::array<const KernelBinding*, 3>> bound;
+  for (const KernelBinding& kernel : program.kernels) {
+    for (CoreCoord coord : kernel.cores) {
+      for (Processor processor : kernel.processors) bound[coord][uint32_t(processor)] = &kernel;
+    }
+  }
   if (chip.timing) chip.timing_log.processors.reserve(program.cores.size() * 3);
   for (CoreCoord coord : program.cores) {
     for (Processor processor : {Processor::ncrisc, Processor::brisc, Processor::trisc}) {
+      const KernelBinding* kernel = bound[coord][uint32_t(processor)];
+      if (!kernel) continue;
       auto p = std::make_unique<ProcessorRuntime>();
       p->core = &chip.cores[core_index(coord)];
       p->processor = processor;
+      p->kernel = kernel;
+      auto args = kernel->core_args.find(coord);
+      if (args != kernel->core_args.end()) p->args = &args->second;
+      p->noc = kernel->noc.value_or(noc_of(processor));
       if (chip.timing) {
-        chip.timing_log.processors.push_back({core_index(coord), processor, {}});
+        chip.timing_log.processors.push_back({core_index(coord), processor, p->noc, {}});
         p->log = &chip.timing_log.processors.back();
       }
       ProcessorRuntime* self = p.get();
       p->fiber = std::make_unique<Fiber>(
-          [self, &program] {
+          [self] {
             try {
-              program.kernel();
+              self->kernel->body();
               for (PendingTransfer& t : self->reads) deliver(t);
               for (PendingTransfer& t : self->writes) deliver(t);
             } catch (const FaultRaised& raised) {
@@ -101,6 +116,7 @@ std::optional<Fault> schedule(ChipState& chip) {
       if (p->fiber->finished()) continue;
       unfinished = true;
       if (p->ready && !p->ready()) continue;
+      if (p->kernel->l1_pointers) chip.l1.show(core_index(p->core->coord));
       set_current(&chip, p.get());
       p->fiber->resume();
       set_current(nullptr, nullptr);
@@ -117,6 +133,7 @@ void cancel_all(ChipState& chip) {
   for (auto& p : chip.processors) {
     if (!p->fiber->started() || p->fiber->finished()) continue;
     p->cancel = true;
+    if (p->kernel->l1_pointers) chip.l1.show(core_index(p->core->coord));
     set_current(&chip, p.get());
     p->fiber->resume();
     set_current(nullptr, nullptr);
@@ -153,6 +170,12 @@ DeviceZone::~DeviceZone() {
   if (open_ && running_processor && running_processor->log) running_processor->log->ops.push_back({OpKind::zone_end});
 }
 ProcessorRuntime& current() { return *running_processor; }
+
+uint32_t kernel_l1_address(uint32_t offset) { return running_chip->l1.window_base() + offset; }
+uint32_t l1_offset(uint32_t address) {
+  const uint32_t base = running_chip->l1.window_base();
+  return base && address >= base && address - base < kL1Bytes ? address - base : address;
+}
 void set_current(ChipState* chip, ProcessorRuntime* processor) {
   running_chip = chip;
   running_processor = processor;
@@ -188,7 +211,7 @@ const Region& local_region(uint32_t address, uint32_t size, std::string_view wha
 }
 
 std::byte* l1_bytes(uint32_t core_index, uint32_t address) {
-  return chip().memory[core_index].l1.get() + address;
+  return chip().memory[core_index].l1 + address;
 }
 
 void require_written_l1(uint32_t index, uint32_t address, uint32_t size, std::string_view what) {
@@ -218,12 +241,7 @@ void deliver(PendingTransfer& transfer) {
 }
 
 Device::Device() : chip_(std::make_unique<ChipState>()) {
-  for (CoreMemory& memory : chip_->memory) {
-    // calloc: pages of the 165 MiB of L1 are only materialised where a program touches them
-    auto* bytes = static_cast<std::byte*>(std::calloc(kL1Bytes, 1));
-    require(bytes != nullptr, "cannot allocate the emulated L1");
-    memory.l1 = {bytes, &free_l1};
-  }
+  for (uint32_t index = 0; index < kNumCores; ++index) chip_->memory[index].l1 = chip_->l1.core(index);
 }
 
 Device::~Device() = default;
@@ -272,8 +290,6 @@ void Device::load(Program program) {
     }
     std::sort(core.regions.begin(), core.regions.end(),
               [](const Region& a, const Region& b) { return a.begin < b.begin; });
-    auto args = p.core_args.find(coord);
-    if (args != p.core_args.end()) core.args = &args->second;
   }
 }
 
@@ -286,7 +302,7 @@ void Device::write_cb(CoreCoord core, std::string_view cb_name, std::span<const 
           "write_cb: {} B at offset {} run past CB '{}' ({} B)", bytes.size(), offset, cb.name,
           cb.total_bytes);
   CoreMemory& memory = chip_->memory[core_index(core)];
-  std::memcpy(memory.l1.get() + cb.address + offset, bytes.data(), bytes.size());
+  std::memcpy(memory.l1 + cb.address + offset, bytes.data(), bytes.size());
   memory.written.mark(cb.address + offset, bytes.size());
 }
 
@@ -298,7 +314,7 @@ std::vector<std::byte> Device::read_cb(CoreCoord core, std::string_view cb_name)
   require(hole == uint64_t(cb.address) + cb.total_bytes,
           "read_cb: byte {} of CB '{}' on core {} was never written", hole - cb.address, cb.name,
           core_name(core));
-  const std::byte* begin = memory.l1.get() + cb.address;
+  const std::byte* begin = memory.l1 + cb.address;
   return {begin, begin + cb.total_bytes};
 }
 

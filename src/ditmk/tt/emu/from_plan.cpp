@@ -44,7 +44,8 @@ Program program_from_plan(const ProgramSpec& spec, Kernel kernel) {
     program.semaphores.push_back({sem.name, uint32_t(sem.id), plan_semaphore_address(uint32_t(sem.id)),
                                   sem.initial_value});
   }
-  for (const NamedArg& arg : spec.named_ctas) program.named_args[arg.name] = arg.value;
+  KernelBinding& unified = add_unified_kernel(program, std::move(kernel));
+  for (const NamedArg& arg : spec.named_ctas) unified.named_args[arg.name] = arg.value;
   // What a device loader adds from the chip (manifest placeholders <noc:...>): the NoC coordinates
   // of the multicast rectangle and of both hubs, which on the emulated chip are the logical ones.
   const tt::CoreMap& cm = spec.core_map;
@@ -53,16 +54,15 @@ Program program_from_plan(const ProgramSpec& spec, Kernel kernel) {
       {"mcast_noc_x0", cm.mcast_rect.first.x}, {"mcast_noc_y0", cm.mcast_rect.first.y},
       {"mcast_noc_x1", cm.mcast_rect.second.x}, {"mcast_noc_y1", cm.mcast_rect.second.y},
       {"hub_noc_x", cm.hub.x}, {"hub_noc_y", cm.hub.y}, {"hub1_noc_x", hub1.x}, {"hub1_noc_y", hub1.y}};
-  for (const auto& [name, value] : noc_args) program.named_args[name] = uint32_t(value);
+  for (const auto& [name, value] : noc_args) unified.named_args[name] = uint32_t(value);
   for (const tt::RoleFlag& flag : spec.role_flags) {
-    program.role_flags.push_back({flag.name, coords_of(spec.core_map.cores_of(flag.core_set))});
+    unified.role_flags.push_back({flag.name, coords_of(spec.core_map.cores_of(flag.core_set))});
   }
-  program.common_args = spec.common_rt_args;
+  unified.common_args = spec.common_rt_args;
   for (const auto& [core, args] : spec.per_core_rt_args) {
-    program.core_args[coord_of(core)] = {args.begin(), args.end()};
+    unified.core_args[coord_of(core)] = {args.begin(), args.end()};
   }
-  program.math_fidelity = MathFidelity::hifi2;  // the plan's compute config (manifest descriptor)
-  program.kernel = std::move(kernel);
+  unified.math_fidelity = MathFidelity::hifi2;  // the plan's compute config (manifest descriptor)
   validate(program);
   return program;
 }

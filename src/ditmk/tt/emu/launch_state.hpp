@@ -15,6 +15,7 @@
 #include "ditmk/tt/emu/dram.hpp"
 #include "ditmk/tt/emu/fault.hpp"
 #include "ditmk/tt/emu/fiber.hpp"
+#include "ditmk/tt/emu/l1_memory.hpp"
 #include "ditmk/tt/emu/program.hpp"
 #include "ditmk/tt/emu/timing_log.hpp"
 #include "ditmk/tt/emu/written_map.hpp"
@@ -51,7 +52,7 @@ struct CbRuntime {
 };
 
 struct CoreMemory {
-  std::unique_ptr<std::byte[], void (*)(std::byte*)> l1{nullptr, nullptr};
+  std::byte* l1 = nullptr;  // this core's part of ChipState::l1
   WrittenMap written{kL1Bytes};
 };
 
@@ -62,7 +63,6 @@ struct CoreRuntime {
   std::vector<CbRuntime> cb_storage;
   std::array<CbRuntime*, kMaxCbId> cbs{};
   std::array<const SemaphoreConfig*, kSemaphoresPerCore> semaphores{};
-  const std::vector<uint32_t>* args = nullptr;
   const Region* find(uint32_t address, uint32_t size) const;
 };
 
@@ -81,6 +81,9 @@ enum class DstState { released, acquired, committed, waited };
 struct ProcessorRuntime {
   CoreRuntime* core = nullptr;
   Processor processor = Processor::ncrisc;
+  const KernelBinding* kernel = nullptr;
+  const std::vector<uint32_t>* args = nullptr;  // the kernel's runtime args on this core, if any
+  uint32_t noc = 0;
   std::unique_ptr<Fiber> fiber;
   std::function<bool()> ready;            // set while blocked
   std::function<std::string()> waiting_on;  // what it waits for, with the state, for a deadlock
@@ -91,13 +94,35 @@ struct ProcessorRuntime {
   std::vector<float> dst;      // kDstTiles tiles, row-major 32x32 each
   std::vector<float> operand;  // scratch for two unpacked operand tiles
   ProcessorLog* log = nullptr;   // set when the launch times itself
+  // State of the dialect's compute calls (tt/dialect/device_abi.cpp): fields below this line.
+  struct DialectState {
+    // What tt-metal leaves to the hardware's configuration, which the dialect's calls check.
+    bool hw_configured = false;      // a full init (compute_kernel_hw_startup, *_init_common, mm_init, ...) ran
+    uint32_t op_init = UINT32_MAX;   // ditmk_compute_init of the last op init, UINT32_MAX before any
+    uint32_t op_param0 = 0, op_param1 = 0;
+    uint32_t sfpu_inits = 0;         // bit per ditmk_sfpu_op whose init ran
+    bool reduce_mask = false;        // reduce_init's packer edge mask is set
+    bool legacy_dst = false;         // inside acquire_dst ... release_dst
+    uint32_t dst_written = 0;        // bit per DST tile an op wrote since the DST was acquired
+    // The args as the kernel reads them through get_arg_addr / get_common_arg_addr.
+    std::vector<uint32_t> args, common_args;
+    bool args_copied = false, common_args_copied = false;
+    // DPRINT: the unfinished line and the stream's manipulators.
+    std::string print_line;
+    uint32_t print_base = 10, print_width = 0, print_precision = 6;
+    bool print_fixed = false;
+    // Non-blocking CB polls answered no in a row while the CB did not change.
+    uint64_t idle_polls = 0, poll_mark = 0;
+  } dialect;
   std::string where() const {
-    return fmt::format("core {} {}", core_name(core->coord), processor_name(processor));
+    if (kernel->source.empty()) return fmt::format("core {} {}", core_name(core->coord), processor_name(processor));
+    return fmt::format("kernel {} on core {} {}", kernel->source, core_name(core->coord), processor_name(processor));
   }
 };
 
 struct ChipState {
   Dram dram;
+  L1Memory l1;
   std::vector<CoreMemory> memory = std::vector<CoreMemory>(kNumCores);
   std::unique_ptr<Program> program;
   std::vector<CoreRuntime> cores = std::vector<CoreRuntime>(kNumCores);

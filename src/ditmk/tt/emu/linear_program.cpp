@@ -237,8 +237,9 @@ Program build_linear_program(TileFormat weight_format, uint32_t cb_w_pages, uint
   add_cb("cb_w", kCbW, compute, cb_w_pages, weight_format, false);
   add_cb("cb_mm0", kCbMm0, compute, S::m_tiles * S::n_tiles_per_core, TileFormat::bf16, false);
 
-  program.role_flags = {{"is_compute", compute}, {"is_reader", cores_in(kFirstReader, kHub)}, {"is_hub", {hub}}};
-  program.named_args = {
+  KernelBinding& kernel = add_unified_kernel(program, linear_kernel);
+  kernel.role_flags = {{"is_compute", compute}, {"is_reader", cores_in(kFirstReader, kHub)}, {"is_hub", {hub}}};
+  kernel.named_args = {
       {"cb_a", kCbA}, {"cb_w", kCbW}, {"cb_mm0", kCbMm0}, {"cb_y", kCbY},
       {"sem_mcast_sender", kSemMcastSender}, {"sem_mcast_receiver", kSemMcastReceiver},
       {"sem_gather_noc0", kSemGatherNoc0},
@@ -248,15 +249,14 @@ Program build_linear_program(TileFormat weight_format, uint32_t cb_w_pages, uint
       {"hub_x", hub.x}, {"hub_y", hub.y},
       {"mcast_x0", 0}, {"mcast_y0", 0}, {"mcast_x1", kGridX - 1}, {"mcast_y1", kGridY - 1},
   };
-  program.common_args = {weight_address};
+  kernel.common_args = {weight_address};
   for (uint32_t i = 0; i < kNumCores; ++i) {
     const bool is_compute = i < S::n_compute;
     const bool is_reader = i >= kFirstReader && i < kHub;
     const uint32_t bank = is_compute ? i % kNumDramBanks : is_reader ? i - kFirstReader : kNotApplicable;
-    program.core_args[core_at(i)] = {is_compute ? i : kNotApplicable, bank, kNotApplicable,
+    kernel.core_args[core_at(i)] = {is_compute ? i : kNotApplicable, bank, kNotApplicable,
                                      kNotApplicable, kNotApplicable};
   }
-  program.kernel = linear_kernel;
   return program;
 }
 

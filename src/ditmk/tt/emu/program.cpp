@@ -59,7 +59,7 @@ void require_no_overlap(std::vector<Span> spans, CoreCoord core) {
 }  // namespace
 
 void validate(const Program& program) {
-  require(bool(program.kernel), "program '{}': no kernel", program.name);
+  require(!program.kernels.empty(), "program '{}': no kernel", program.name);
   require(!program.cores.empty(), "program '{}': no cores", program.name);
   std::set<CoreCoord> on_program;
   for (CoreCoord core : program.cores) {
@@ -102,14 +102,35 @@ void validate(const Program& program) {
     }
     require_no_overlap(std::move(spans), core);
   }
-  for (const RoleFlag& flag : program.role_flags) {
-    require(program.named_args.count(flag.name) == 0,
-            "role flag '{}' is also a named compile-time arg", flag.name);
+  std::set<std::pair<CoreCoord, Processor>> bound;
+  for (const KernelBinding& kernel : program.kernels) {
+    const std::string name = kernel.source.empty() ? "the kernel" : "kernel " + kernel.source;
+    require(bool(kernel.body), "program '{}': {} has no body", program.name, name);
+    require(!kernel.processors.empty(), "program '{}': {} runs on no processor", program.name, name);
+    for (CoreCoord core : kernel.cores) {
+      require(on_program.count(core) == 1, "{}: core {} does not run the program", name, core_name(core));
+      for (Processor processor : kernel.processors) {
+        require(bound.insert({core, processor}).second, "{}: core {} {} already runs another kernel", name,
+                core_name(core), processor_name(processor));
+      }
+    }
+    for (const RoleFlag& flag : kernel.role_flags) {
+      require(kernel.named_args.count(flag.name) == 0, "role flag '{}' is also a named compile-time arg",
+              flag.name);
+    }
+    for (const auto& [core, args] : kernel.core_args) {
+      require(kernel.cores.count(core) == 1, "{}: runtime args for core {}, which does not run it", name,
+              core_name(core));
+    }
   }
-  for (const auto& [core, args] : program.core_args) {
-    require(on_program.count(core) == 1, "runtime args for core {}, which does not run the program",
-            core_name(core));
-  }
+}
+
+KernelBinding& add_unified_kernel(Program& program, Kernel body) {
+  KernelBinding& kernel = program.kernels.emplace_back();
+  kernel.cores = {program.cores.begin(), program.cores.end()};
+  kernel.processors = {Processor::ncrisc, Processor::brisc, Processor::trisc};
+  kernel.body = std::move(body);
+  return kernel;
 }
 
 }  // namespace ditmk::tt::emu

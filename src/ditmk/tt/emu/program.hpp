@@ -1,11 +1,14 @@
 #pragma once
-// What the emulator runs: a tt-metal style multi-core program as its plan describes it. Every CB and
-// semaphore has the L1 address the plan gave it; those regions are the only L1 a kernel may touch.
-// One kernel function is the unified source: it runs on NCRISC, BRISC and TRISC of every listed
-// core and picks its work from the role flags, the named compile-time args and the processor.
+// What the emulator runs: a tt-metal style multi-core program. Every CB and semaphore has the L1
+// address its plan or descriptor gave it; those regions are the only L1 a kernel may touch. A
+// program has one or more kernels, each a function on a set of cores and processors with its own
+// args, as tt-metal's KernelDescriptors: the seed's unified kernel is one binding on NCRISC, BRISC
+// and TRISC of every core that picks its work from the role flags, the named args and the processor;
+// a descriptor program binds a reader, a writer and a compute kernel to the processors they name.
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -47,23 +50,37 @@ using Kernel = std::function<void()>;
 // emulated math is exact fp32).
 enum class MathFidelity : uint8_t { lofi = 1, hifi2 = 2, hifi3 = 3, hifi4 = 4 };
 
-struct Program {
-  std::string name;
-  std::vector<CoreCoord> cores;  // the cores the kernel runs on
-  std::vector<CbConfig> cbs;
-  std::vector<SemaphoreConfig> semaphores;
-  std::map<std::string, uint32_t> named_args;  // named compile-time args shared by all cores
+struct KernelBinding {
+  std::string source;  // the kernel's file, named in faults; empty for a kernel built into ditmk
+  std::set<CoreCoord> cores;
+  std::vector<Processor> processors;
+  std::optional<uint32_t> noc;  // a data-movement kernel's NoC; default: its processor's (noc_of)
+  std::map<std::string, uint32_t> named_args;  // named compile-time args shared by its cores
   std::vector<RoleFlag> role_flags;
   std::vector<uint32_t> common_args;
   std::map<CoreCoord, std::vector<uint32_t>> core_args;
   MathFidelity math_fidelity = MathFidelity::hifi4;  // tt-metal's default compute config
-  Kernel kernel;
+  // The kernel turns L1 addresses into pointers (compiled dialect kernels): the scheduler maps the
+  // running core's L1 at the device's window (l1_window.hpp) before it runs.
+  bool l1_pointers = false;
+  Kernel body;
 };
 
-// Throws ditmk::Error naming the first CB, semaphore, arg or core the chip cannot hold: cores off the
-// grid, regions outside L1 or overlapping on a core, a CB total that is not a positive multiple of
-// its page, two CBs with one id on a core, semaphore ids out of range, a role flag that shadows a
-// named arg.
+struct Program {
+  std::string name;
+  std::vector<CoreCoord> cores;  // every core a kernel runs on
+  std::vector<CbConfig> cbs;
+  std::vector<SemaphoreConfig> semaphores;
+  std::vector<KernelBinding> kernels;
+};
+
+// The seed's unified kernel: one binding on the three processors of every core of the program.
+KernelBinding& add_unified_kernel(Program& program, Kernel body);
+
+// Throws ditmk::Error naming the first CB, semaphore, arg, kernel or core the chip cannot hold: cores
+// off the grid, regions outside L1 or overlapping on a core, a CB total that is not a positive
+// multiple of its page, two CBs with one id on a core, semaphore ids out of range, a role flag that
+// shadows a named arg, two kernels on one processor of a core, a kernel core outside the program.
 void validate(const Program& program);
 
 }  // namespace ditmk::tt::emu

@@ -56,6 +56,7 @@ struct TimedOp {
 struct ProcessorLog {
   uint32_t core = 0;  // core index
   Processor processor = Processor::ncrisc;
+  uint32_t noc = 0;  // the NoC its transfers use
   std::vector<TimedOp> ops;
 };
 

@@ -154,7 +154,7 @@ class Replay {
     spans.push_back({start, end, kind, label, cause});
   }
 
-  uint32_t noc(uint32_t proc) const { return noc_of(procs_[proc].log->processor); }
+  uint32_t noc(uint32_t proc) const { return procs_[proc].log->noc; }
   uint32_t core(uint32_t proc) const { return procs_[proc].log->core; }
 
   // A data mover pays the issue of a transaction: returns when the NoC has it.
