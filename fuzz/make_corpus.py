@@ -128,6 +128,89 @@ def config_seeds(ditmk):
     return seeds
 
 
+def core_range(x0, y0, x1, y1):
+    return {"start": [x0, y0], "end": [x1, y1]}
+
+
+def descriptor(**fields):
+    return json.dumps(fields, indent=1).encode()
+
+
+def descriptor_seeds():
+    # The harness reads each as program.json of a folder holding kernels/reader.cpp, writer.cpp and
+    # compute.cpp. Valid programs (interleaved, sharded, the smallest) and one fault each.
+    grid = [core_range(0, 0, 1, 1)]
+    tensors = [
+        {"name": "a", "memory": "dram_interleaved", "layout": "tile", "data_format": "bfloat16",
+         "shape": [64, 128], "page_size": 2048, "input": "a.npy"},
+        {"name": "out", "memory": "dram_interleaved", "layout": "tile", "data_format": "Float16_b",
+         "shape": [64, 128], "output": "out.npy"},
+    ]
+    kernels = [
+        {"kernel_source": "kernels/reader.cpp", "core_ranges": grid, "config": {"type": "reader"},
+         "compile_time_args": [8, {"tensor_accessor_args": "a"}], "named_compile_time_args": {"num_tiles": 8},
+         "runtime_args": [{"core": [0, 0], "args": [{"address_of": "a"}, 8, 0]}],
+         "common_runtime_args": [{"address_of": "out"}, 4]},
+        {"kernel_source": "kernels/writer.cpp", "core_ranges": grid, "config": {"type": "writer"},
+         "defines": {"OUT_TILES": "8"}},
+        {"kernel_source": "kernels/compute.cpp", "core_ranges": grid,
+         "config": {"type": "compute", "math_fidelity": "HiFi4", "fp32_dest_acc_en": False,
+                    "math_approx_mode": False, "unpack_to_dest_mode": {"0": "Default"}}},
+    ]
+    cbs = [{"total_size": 4096, "core_ranges": grid,
+            "format_descriptors": [{"buffer_index": 0, "data_format": "bfloat16", "page_size": 2048}]},
+           {"total_size": 4096, "core_ranges": grid,
+            "format_descriptors": [{"buffer_index": 16, "data_format": "bfloat16", "page_size": 2048}]}]
+    eltwise = dict(name="eltwise_add", tensors=tensors, kernels=kernels, cbs=cbs,
+                   semaphores=[{"id": 0, "core_ranges": grid, "initial_value": 0}])
+    shard_cores = [core_range(0, 0, 3, 0)]
+    sharded = dict(
+        name="sharded",
+        tensors=[{"name": "x", "memory": "l1_sharded", "layout": "row_major", "data_format": "float32",
+                  "shape": [4, 1024], "cores": shard_cores, "shard_size": 4096, "input": "x.npy",
+                  "output": "y.npy"}],
+        kernels=[{"kernel_source": "kernels/reader.cpp", "core_ranges": shard_cores,
+                  "config": {"type": "data_movement", "processor": "riscv_1", "noc": 0},
+                  "runtime_args": [{"core": [x, 0], "args": [{"address_of": "x"}, x]} for x in range(4)]}],
+        cbs=[{"total_size": 4096, "core_ranges": shard_cores, "tensor": "x",
+              "format_descriptors": [{"buffer_index": 1, "data_format": "float32", "page_size": 4096}]}],
+        semaphores=[{"id": 15, "core_ranges": shard_cores}])
+    smallest = dict(kernels=[{"kernel_source": "kernels/compute.cpp", "core_ranges": [core_range(10, 9, 10, 9)],
+                              "config": {"type": "compute"}}])
+
+    def edited(base, edit):
+        copy = json.loads(json.dumps(base))
+        edit(copy)
+        return descriptor(**copy)
+
+    def off_grid(d): d["kernels"][1]["core_ranges"][0]["end"] = [11, 0]
+    def overlap(d): d["cbs"][0]["core_ranges"].append(core_range(1, 1, 2, 2))
+    def same_processor(d): d["kernels"].append(dict(d["kernels"][0], runtime_args=[]))
+    def outside(d): d["kernels"][0]["runtime_args"][0]["core"] = [5, 5]
+    def typo(d): d["kernels"][2]["config"]["math_fidelty"] = "LoFi"
+    def bad_format(d): d["cbs"][0]["format_descriptors"][0]["data_format"] = "bfloat17"
+    def overflow(d): d["cbs"][0]["total_size"] = 1460 * 1024
+    def missing_kernel(d): d["kernels"][1]["kernel_source"] = "kernels/missing.cpp"
+    def shard_short(d): d["tensors"][0]["shape"] = [8, 1024]
+    def unnamed_tensor(d): d["kernels"][0]["runtime_args"][0]["args"][0] = {"address_of": "b"}
+    return {
+        "eltwise.json": descriptor(**eltwise),
+        "sharded.json": descriptor(**sharded),
+        "smallest.json": descriptor(**smallest),
+        "off-grid.json": edited(eltwise, off_grid),
+        "overlap.json": edited(eltwise, overlap),
+        "same-processor.json": edited(eltwise, same_processor),
+        "args-outside.json": edited(eltwise, outside),
+        "typo.json": edited(eltwise, typo),
+        "bad-format.json": edited(eltwise, bad_format),
+        "l1-overflow.json": edited(eltwise, overflow),
+        "missing-kernel.json": edited(eltwise, missing_kernel),
+        "shard-short.json": edited(sharded, shard_short),
+        "unknown-tensor.json": edited(sharded, unnamed_tensor),
+        "truncated.json": descriptor(**eltwise)[:300],
+    }
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: fuzz/make_corpus.py PATH/TO/ditmk")
@@ -135,6 +218,7 @@ def main():
     write("npy_npz", npy_npz_seeds())
     write("request_decoder", request_seeds())
     write("config_json", config_seeds(sys.argv[1]))
+    write("program_descriptor", descriptor_seeds())
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -16,6 +17,7 @@
 #include "ditmk/model/synthetic.hpp"
 #include "ditmk/ref/action_head.hpp"
 #include "ditmk/tt/emu/linear_program.hpp"
+#include "ditmk/tt/dialect/descriptor_runner.hpp"
 #include "ditmk/io/atomic_file.hpp"
 #include "ditmk/tt/emu/chrome_trace.hpp"
 #include "ditmk/tt/kernel/emu_report.hpp"
@@ -42,6 +44,10 @@ struct EmulateArgs {
   bool timing = false;
   std::string trace;
   bool sweep = false;
+  // a tt-metal program as a ProgramDescriptor
+  std::string descriptor;
+  std::string data;
+  std::string kernel_cache;
 };
 
 std::string trace_json(const tt::emu::TimingResult& timing) {
@@ -193,7 +199,45 @@ void run_sweep(const EmulateArgs& args) {
   fmt::print("{}", kernel::sweep_text(rows));
 }
 
+// ttnn.generic_op on the emulated chip: the descriptor's kernels compiled, its tensors in and out.
+void run_descriptor_program(const EmulateArgs& args) {
+  using namespace ditmk::tt;
+  const dialect::ProgramDescriptor program = dialect::read_descriptor(args.descriptor);
+  dialect::RunOptions options;
+  options.data_dir = args.data;
+  if (!args.kernel_cache.empty()) options.kernel_cache = args.kernel_cache;
+  options.timing = args.timing || !args.trace.empty();
+  const dialect::DescriptorRun run = dialect::run_descriptor(program, options);
+  nlohmann::json report = emu::to_json(run.report);
+  report["program"] = program.name;
+  report["compile"] = {{"compiled", run.compile.compiled}, {"cache_hits", run.compile.cache_hits},
+                       {"compile_seconds", run.compile.compile_seconds}, {"load_seconds", run.compile.load_seconds}};
+  report["run_seconds"] = run.run_seconds;
+  if (!run.report.clean()) {
+    write_report(args.report, report);
+    for (const emu::Fault& fault : run.report.faults) fmt::print("fault: {}\n", emu::to_string(fault));
+    fail("emulate: program '{}' ({}) faulted", program.name, args.descriptor);
+  }
+  if (run.report.timing) {
+    report["timing"] = {{"predicted_us", run.report.timing->seconds(run.report.timing->end) * 1e6}};
+    if (!args.trace.empty()) io::write_file_atomic(args.trace, trace_json(*run.report.timing));
+  }
+  write_report(args.report, report);
+  std::set<emu::CoreCoord> cores;
+  for (const dialect::KernelDescriptor& k : program.kernels) {
+    for (emu::CoreCoord core : dialect::cores_of(k.core_ranges)) cores.insert(core);
+  }
+  fmt::print("{}: {} kernel(s) on {} core(s): clean; {} output(s) written\n", program.name, program.kernels.size(),
+             cores.size(), run.outputs.size());
+  fmt::print("kernels: {} compiled ({:.2f} s), {} from the cache; load {:.2f} s, run {:.3f} s\n", run.compile.compiled,
+             run.compile.compile_seconds, run.compile.cache_hits, run.compile.load_seconds, run.run_seconds);
+  fmt::print("time lower bound {:.2f} us ({})", run.report.bound.seconds * 1e6, run.report.bound.limited_by);
+  if (run.report.timing) fmt::print("; predicted {:.2f} us on the chip", run.report.timing->seconds(run.report.timing->end) * 1e6);
+  fmt::print("\n");
+}
+
 void run_emulate(const EmulateArgs& args) {
+  if (!args.descriptor.empty()) return run_descriptor_program(args);
   if (args.sweep) return run_sweep(args);
   if (args.program == "dit" || !args.variant.empty()) return run_dit_program(args);
   require(args.program == "linear", "--program: unknown program '{}' (known: linear, dit)", args.program);
@@ -223,6 +267,12 @@ void add_emulate(CLI::App& app) {
   cmd->add_flag("--sweep", args->sweep,
                 "predict one block of each kind for each protocol, stream dtype and weight-ring depth");
   cmd->add_option("--trace", args->trace, "write the timed launch as a Chrome / Perfetto trace (implies --timing)");
+  cmd->add_option("--descriptor", args->descriptor,
+                  "run a tt-metal program: a ProgramDescriptor JSON whose kernels are tt-metal dialect sources "
+                  "(docs/tt-dialect.md); they run as native code, so run only descriptors you trust");
+  cmd->add_option("--data", args->data, "--descriptor: folder of its input and output .npy files (default: its own)");
+  cmd->add_option("--kernel-cache", args->kernel_cache,
+                  "--descriptor: folder of compiled kernels (default: $DITMK_KERNEL_CACHE or ~/.cache/ditmk/kernels)");
   cmd->callback([args] { run_emulate(*args); });
 }
 

@@ -1,0 +1,455 @@
+#include "ditmk/tt/dialect/descriptor.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bitset>
+#include <initializer_list>
+#include <limits>
+#include <system_error>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "ditmk/core/error.hpp"
+#include "ditmk/io/atomic_file.hpp"
+#include "ditmk/io/json_text.hpp"
+#include "ditmk/tt/dialect/descriptor_checks.hpp"
+#include "ditmk/tt/dialect/descriptor_fields.hpp"
+#include "ditmk/tt/plan/limits.hpp"
+
+namespace ditmk::tt::dialect {
+
+namespace {
+
+using detail::Field;
+using detail::Json;
+using detail::in_quotes;
+using detail::read_core;
+using detail::read_range_set;
+
+struct FormatInfo {
+  DataFormat format;
+  std::string_view metal_name, ttnn_name;
+  uint32_t tile_bytes;
+  uint32_t element_bytes;  // 0: a block format, tiles only
+};
+constexpr std::array<FormatInfo, 7> kFormats{{
+    {DataFormat::float32, "Float32", "float32", 4096, 4},
+    {DataFormat::float16_b, "Float16_b", "bfloat16", 2048, 2},
+    {DataFormat::bfp8_b, "Bfp8_b", "bfloat8_b", 1088, 0},  // 1024 mantissa bytes + 64 shared exponents
+    {DataFormat::uint32, "UInt32", "uint32", 4096, 4},
+    {DataFormat::uint16, "UInt16", "uint16", 2048, 2},
+    {DataFormat::int32, "Int32", "int32", 4096, 4},
+    {DataFormat::uint8, "UInt8", "uint8", 1024, 1},
+}};
+
+const FormatInfo& info(DataFormat format) {
+  return *std::find_if(kFormats.begin(), kFormats.end(), [&](const FormatInfo& f) { return f.format == format; });
+}
+
+// A p150 holds 32 GiB of DRAM (8 banks of 4 GiB): no io tensor can be larger. The bound also keeps
+// every size computed from a shape far from overflowing.
+constexpr uint64_t kMaxTensorBytes = uint64_t(32) << 30;
+constexpr size_t kMaxRank = 8;
+
+// The JIT's own defines (docs/tt-dialect.md): a descriptor that set one would fight the compile model.
+constexpr std::array<std::string_view, 12> kReservedDefines{
+    "COMPILE_FOR_BRISC", "COMPILE_FOR_NCRISC", "COMPILE_FOR_TRISC", "TRISC_MATH", "TRISC_UNPACK", "TRISC_PACK",
+    "NOC_INDEX", "KERNEL_COMPILE_TIME_ARGS", "KERNEL_COMPILE_TIME_ARG_MAP", "DST_ACCUM_MODE", "MATH_FIDELITY",
+    "APPROX"};
+
+DataFormat read_format(const Field& f) {
+  const auto format = parse_data_format(f.text());
+  if (!format)
+    f.refuse("unknown data format {} (tt-metal's Float32, Float16_b, Bfp8_b, UInt32, UInt16, Int32, UInt8 or "
+             "ttnn's float32, bfloat16, bfloat8_b, uint32, uint16, int32, uint8)", in_quotes(f.text()));
+  return *format;
+}
+
+// ---- tensors ----
+
+std::vector<uint64_t> read_shape(const Field& f, TensorLayout layout) {
+  const std::vector<Field> dims = f.items();
+  if (dims.size() < 2 || dims.size() > kMaxRank)
+    f.refuse("has {} dims: a tensor has 2 to {} (the last two the matrix)", dims.size(), kMaxRank);
+  std::vector<uint64_t> shape;
+  uint64_t elements = 1;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const uint32_t dim = dims[i].u32();
+    if (dim == 0) dims[i].refuse("is 0: every dim holds at least one element");
+    if (layout == TensorLayout::tile && i + 2 >= dims.size() && dim % 32 != 0)
+      dims[i].refuse("{} is not a multiple of 32: a tile tensor's last two dims are whole 32x32 tiles", dim);
+    if (elements > kMaxTensorBytes / dim) f.refuse("holds more than the 32 GiB of DRAM a p150 has");
+    elements *= dim;
+    shape.push_back(dim);
+  }
+  return shape;
+}
+
+std::string read_npy_path(const Field& f) {
+  const std::string path = f.text();
+  if (path.size() <= 4 || !path.ends_with(".npy") || path.find('\0') != std::string::npos)
+    f.expected("the path of a .npy file");
+  return path;
+}
+
+void read_shards(const Field& f, TensorDescriptor& t) {
+  if (t.memory != TensorMemory::l1_sharded) {
+    for (const char* key : {"cores", "shard_size"})
+      if (const auto field = f.find(key)) field->refuse("only an l1_sharded tensor has {}", key);
+    return;
+  }
+  t.cores = read_range_set(f.at("cores"));
+  const Field size = f.at("shard_size");
+  t.shard_size = size.u32();
+  if (t.shard_size == 0 || t.shard_size % t.page_size != 0)
+    size.refuse("{} is not a positive multiple of the page_size {}: a shard holds whole pages", t.shard_size,
+                t.page_size);
+  const uint64_t cores = cores_of(t.cores).size();
+  if (cores * t.shard_size < t.bytes())
+    size.refuse("{} cores x {} B hold {} B, less than the tensor's {} B", cores, t.shard_size, cores * t.shard_size,
+                t.bytes());
+}
+
+TensorDescriptor read_tensor(const Field& f) {
+  f.object({"name", "memory", "layout", "data_format", "shape", "page_size", "cores", "shard_size", "input",
+            "output"});
+  TensorDescriptor t;
+  t.name = f.at("name").name();
+  t.memory = f.at("memory").choice<TensorMemory>(
+      {{"dram_interleaved", TensorMemory::dram_interleaved}, {"l1_sharded", TensorMemory::l1_sharded}});
+  t.layout = f.at("layout").choice<TensorLayout>({{"tile", TensorLayout::tile}, {"row_major", TensorLayout::row_major}});
+  t.data_format = read_format(f.at("data_format"));
+  if (t.layout == TensorLayout::row_major && info(t.data_format).element_bytes == 0)
+    f.at("data_format").refuse("{} is a block format of tiles: a row_major tensor cannot hold it",
+                               data_format_name(t.data_format));
+  t.shape = read_shape(f.at("shape"), t.layout);
+  const uint64_t bytes = t.bytes();
+  if (bytes > kMaxTensorBytes) f.at("shape").refuse("takes {} B, more than the 32 GiB of DRAM a p150 has", bytes);
+  const uint64_t default_page = t.layout == TensorLayout::tile
+                                    ? tile_size(t.data_format)
+                                    : t.shape.back() * info(t.data_format).element_bytes;
+  if (const auto page = f.find("page_size")) {
+    t.page_size = page->u32();
+    if (t.page_size == 0 || bytes % t.page_size != 0)
+      page->refuse("{} does not divide the tensor's {} B into whole pages", t.page_size, bytes);
+  } else {
+    if (default_page > std::numeric_limits<uint32_t>::max())
+      f.refuse("a row of {} B is too long for one page: give a page_size", default_page);
+    t.page_size = uint32_t(default_page);
+  }
+  read_shards(f, t);
+  if (const auto input = f.find("input")) t.input = read_npy_path(*input);
+  if (const auto output = f.find("output")) t.output = read_npy_path(*output);
+  return t;
+}
+
+std::vector<TensorDescriptor> read_tensors(const Field& f) {
+  std::vector<TensorDescriptor> tensors;
+  const std::vector<Field> items = f.items();
+  for (size_t i = 0; i < items.size(); ++i) {
+    tensors.push_back(read_tensor(items[i]));
+    for (size_t j = 0; j < i; ++j) {
+      if (tensors[j].name == tensors[i].name)
+        items[i].at("name").refuse("{} is also the name of tensors[{}]", in_quotes(tensors[i].name), j);
+      if (!tensors[i].output.empty() && tensors[j].output == tensors[i].output)
+        items[i].at("output").refuse("{} is also the output of tensors[{}]", in_quotes(tensors[i].output), j);
+    }
+  }
+  return tensors;
+}
+
+// ---- kernels ----
+
+std::string read_tensor_name(const Field& f, const ProgramDescriptor& program) {
+  std::string name = f.text();
+  if (program.tensor(name) == nullptr) f.refuse("no tensor named {}", in_quotes(name));
+  return name;
+}
+
+ArgValue read_arg(const Field& f, const ProgramDescriptor& program) {
+  if (!f.json().is_object()) return {f.u32(), {}};
+  f.object({"address_of"});
+  return {0, read_tensor_name(f.at("address_of"), program)};
+}
+
+std::vector<ArgValue> read_args(const Field& f, const ProgramDescriptor& program) {
+  std::vector<ArgValue> args;
+  for (const Field& item : f.items()) args.push_back(read_arg(item, program));
+  return args;
+}
+
+std::vector<CompileTimeArg> read_compile_time_args(const Field& f, const ProgramDescriptor& program) {
+  std::vector<CompileTimeArg> args;
+  for (const Field& item : f.items()) {
+    if (!item.json().is_object()) {
+      args.push_back({item.u32(), {}});
+      continue;
+    }
+    item.object({"tensor_accessor_args"});
+    args.push_back({0, read_tensor_name(item.at("tensor_accessor_args"), program)});
+  }
+  return args;
+}
+
+void read_data_movement(const Field& f, KernelConfig& c) {
+  // tt-metal's DataMovementConfig defaults: RISCV_0 on NOC 0.
+  f.object({"type", "processor", "noc"});
+  c.processor = f.choice_or<RiscProcessor>("processor", RiscProcessor::riscv_0,
+                                           {{"riscv_0", RiscProcessor::riscv_0}, {"riscv_1", RiscProcessor::riscv_1}});
+  c.noc = f.find("noc") ? f.at("noc").u32_below(2) : 0;
+}
+
+void read_compute(const Field& f, KernelConfig& c) {
+  f.object({"type", "math_fidelity", "fp32_dest_acc_en", "math_approx_mode", "unpack_to_dest_mode"});
+  c.math_fidelity = f.choice_or<MathFidelity>("math_fidelity", MathFidelity::hifi4,
+                                              {{"LoFi", MathFidelity::lofi}, {"HiFi2", MathFidelity::hifi2},
+                                               {"HiFi3", MathFidelity::hifi3}, {"HiFi4", MathFidelity::hifi4}});
+  c.fp32_dest_acc_en = f.boolean_or("fp32_dest_acc_en", false);
+  c.math_approx_mode = f.boolean_or("math_approx_mode", false);
+  if (const auto modes = f.find("unpack_to_dest_mode"))
+    for (const auto& [key, mode] : modes->members())
+      c.unpack_to_dest_mode[mode.cb_id_key(key)] = mode.choice<UnpackToDestMode>(
+          {{"Default", UnpackToDestMode::standard}, {"UnpackToDestFp32", UnpackToDestMode::fp32}});
+}
+
+KernelConfig read_config(const Field& f) {
+  if (!f.json().is_object()) f.expected("an object with a \"type\"");
+  KernelConfig c;
+  c.type = f.at("type").choice<KernelType>({{"reader", KernelType::reader},
+                                              {"writer", KernelType::writer},
+                                              {"data_movement", KernelType::data_movement},
+                                              {"compute", KernelType::compute}});
+  switch (c.type) {
+    case KernelType::reader:  // RISCV_1 on NoC 0, as tt-metal's ReaderDataMovementConfig on Blackhole
+      f.object({"type"});
+      c.processor = RiscProcessor::riscv_1;
+      c.noc = 0;
+      break;
+    case KernelType::writer:  // RISCV_0 on NoC 1, as WriterDataMovementConfig
+      f.object({"type"});
+      c.processor = RiscProcessor::riscv_0;
+      c.noc = 1;
+      break;
+    case KernelType::data_movement: read_data_movement(f, c); break;
+    case KernelType::compute: read_compute(f, c); break;
+  }
+  return c;
+}
+
+std::string read_define_value(const Field& f) {
+  std::string value = f.text();
+  if (std::any_of(value.begin(), value.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    f.refuse("contains a control character: a define is one line of C++");
+  return value;
+}
+
+std::vector<std::pair<std::string, std::string>> read_defines(const Field& f) {
+  std::vector<std::pair<std::string, std::string>> defines;
+  for (const auto& [name, value] : f.members()) {
+    value.identifier_key(name);
+    if (std::find(kReservedDefines.begin(), kReservedDefines.end(), name) != kReservedDefines.end())
+      value.refuse("ditmk defines {} itself, from the kernel's config and args", name);
+    defines.emplace_back(name, read_define_value(value));
+  }
+  return defines;
+}
+
+std::filesystem::path read_source(const Field& f, const std::filesystem::path& folder) {
+  const std::string text = f.text();
+  if (text.empty() || text.find('\0') != std::string::npos) f.expected("the path of a kernel source file");
+  std::error_code ec;
+  const std::filesystem::path path = std::filesystem::absolute(folder / text, ec).lexically_normal();
+  if (ec || !std::filesystem::is_regular_file(path, ec))
+    f.refuse("{} is not a file (looked for {})", in_quotes(text), in_quotes(path.string()));
+  return path;
+}
+
+std::vector<CoreArgs> read_runtime_args(const Field& f, const KernelDescriptor& kernel,
+                                        const ProgramDescriptor& program) {
+  std::bitset<emu::kNumCores> mine;
+  for (const emu::CoreCoord core : cores_of(kernel.core_ranges)) mine.set(emu::core_index(core));
+  std::array<int, emu::kNumCores> first;
+  first.fill(-1);
+  std::vector<CoreArgs> cores;
+  const std::vector<Field> items = f.items();
+  for (size_t i = 0; i < items.size(); ++i) {
+    items[i].object({"core", "args"});
+    const Field where = items[i].at("core");
+    const emu::CoreCoord core = read_core(where);
+    const uint32_t index = emu::core_index(core);
+    if (!mine[index]) where.refuse("core {} is not one of the kernel's core_ranges", emu::core_name(core));
+    if (first[index] >= 0) where.refuse("core {} already has its args in runtime_args[{}]", emu::core_name(core), first[index]);
+    first[index] = int(i);
+    cores.push_back({core, read_args(items[i].at("args"), program)});
+    const size_t words = cores.back().args.size() + kernel.common_runtime_args.size();
+    if (words > kMaxRtArgsPerCore)
+      items[i].at("args").refuse("{} words and {} common_runtime_args words on core {} are {}, over the {} a kernel "
+                                 "takes per core", cores.back().args.size(), kernel.common_runtime_args.size(),
+                                 emu::core_name(core), words, kMaxRtArgsPerCore);
+  }
+  return cores;
+}
+
+KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
+  f.object({"kernel_source", "core_ranges", "config", "compile_time_args", "named_compile_time_args", "defines",
+            "runtime_args", "common_runtime_args"});
+  KernelDescriptor k;
+  k.kernel_source = f.at("kernel_source").text();
+  k.source_path = read_source(f.at("kernel_source"), program.file.parent_path());
+  k.core_ranges = read_range_set(f.at("core_ranges"));
+  k.config = read_config(f.at("config"));
+  if (const auto args = f.find("compile_time_args")) k.compile_time_args = read_compile_time_args(*args, program);
+  if (const auto named = f.find("named_compile_time_args"))
+    for (const auto& [name, value] : named->members()) {
+      value.identifier_key(name);
+      k.named_compile_time_args.emplace_back(name, value.u32());
+    }
+  if (const auto defines = f.find("defines")) k.defines = read_defines(*defines);
+  if (const auto common = f.find("common_runtime_args")) {
+    k.common_runtime_args = read_args(*common, program);
+    if (k.common_runtime_args.size() > kMaxRtArgsPerCore)
+      common->refuse("{} words are over the {} a kernel takes per core", k.common_runtime_args.size(),
+                     kMaxRtArgsPerCore);
+  }
+  if (const auto per_core = f.find("runtime_args")) k.runtime_args = read_runtime_args(*per_core, k, program);
+  return k;
+}
+
+// ---- CBs and semaphores ----
+
+CBFormatDescriptor read_cb_format(const Field& f, uint32_t total_size) {
+  f.object({"buffer_index", "data_format", "page_size"});
+  CBFormatDescriptor format;
+  format.buffer_index = f.at("buffer_index").u32_below(emu::kMaxCbId);
+  format.data_format = read_format(f.at("data_format"));
+  const Field page = f.at("page_size");
+  format.page_size = page.u32();
+  if (format.page_size == 0 || total_size % format.page_size != 0)
+    page.refuse("{} does not divide the CB's total_size {} into whole pages", format.page_size, total_size);
+  return format;
+}
+
+void check_backing(const Field& f, const CBDescriptor& cb, const TensorDescriptor& tensor) {
+  if (tensor.memory != TensorMemory::l1_sharded)
+    f.refuse("tensor {} is in DRAM: only an l1_sharded tensor backs a CB", in_quotes(tensor.name));
+  if (cb.total_size != tensor.shard_size)
+    f.refuse("the CB's total_size {} is not the shard_size {} of tensor {}", cb.total_size, tensor.shard_size,
+             in_quotes(tensor.name));
+  if (cores_of(cb.core_ranges) != cores_of(tensor.cores))
+    f.refuse("the CB's cores are not the cores of tensor {}: a backed CB lies on exactly its shards",
+             in_quotes(tensor.name));
+}
+
+CBDescriptor read_cb(const Field& f, const ProgramDescriptor& program) {
+  f.object({"total_size", "core_ranges", "format_descriptors", "tensor"});
+  CBDescriptor cb;
+  cb.total_size = f.at("total_size").u32();
+  if (cb.total_size == 0) f.at("total_size").refuse("is 0: a CB holds at least one page");
+  cb.core_ranges = read_range_set(f.at("core_ranges"));
+  const std::vector<Field> formats = f.at("format_descriptors").items();
+  if (formats.empty()) f.at("format_descriptors").refuse("is empty: a CB has at least one buffer_index");
+  for (size_t i = 0; i < formats.size(); ++i) {
+    cb.format_descriptors.push_back(read_cb_format(formats[i], cb.total_size));
+    for (size_t j = 0; j < i; ++j)
+      if (cb.format_descriptors[j].buffer_index == cb.format_descriptors[i].buffer_index)
+        formats[i].at("buffer_index").refuse("CB {} is also format_descriptors[{}]", cb.format_descriptors[i].buffer_index, j);
+  }
+  if (const auto tensor = f.find("tensor")) {
+    cb.tensor = read_tensor_name(*tensor, program);
+    check_backing(*tensor, cb, *program.tensor(cb.tensor));
+  }
+  return cb;
+}
+
+SemaphoreDescriptor read_semaphore(const Field& f) {
+  f.object({"id", "core_ranges", "initial_value"});
+  SemaphoreDescriptor s;
+  s.id = f.at("id").u32_below(emu::kSemaphoresPerCore);
+  s.core_ranges = read_range_set(f.at("core_ranges"));
+  if (const auto initial = f.find("initial_value")) s.initial_value = initial->u32();
+  return s;
+}
+
+ProgramDescriptor read_program(const Field& root) {
+  root.object({"$schema", "name", "tensors", "kernels", "cbs", "semaphores"});
+  ProgramDescriptor p;
+  p.file = root.file();
+  if (const auto schema = root.find("$schema")) schema->text();
+  p.name = root.find("name") ? root.at("name").name() : p.file.stem().string();
+  if (const auto tensors = root.find("tensors")) p.tensors = read_tensors(*tensors);
+  const std::vector<Field> kernels = root.at("kernels").items();
+  if (kernels.empty()) root.at("kernels").refuse("is empty: a program runs at least one kernel");
+  for (const Field& kernel : kernels) p.kernels.push_back(read_kernel(kernel, p));
+  if (const auto cbs = root.find("cbs"))
+    for (const Field& cb : cbs->items()) p.cbs.push_back(read_cb(cb, p));
+  if (const auto semaphores = root.find("semaphores"))
+    for (const Field& semaphore : semaphores->items()) p.semaphores.push_back(read_semaphore(semaphore));
+  return p;
+}
+
+}  // namespace
+
+std::vector<emu::CoreCoord> cores_of(const CoreRangeSet& ranges) {
+  std::bitset<emu::kNumCores> in;
+  for (const CoreRange& r : ranges)
+    for (uint32_t y = r.start.y; y <= std::min(r.end.y, emu::kGridY - 1); ++y)
+      for (uint32_t x = r.start.x; x <= std::min(r.end.x, emu::kGridX - 1); ++x) in.set(emu::core_index({x, y}));
+  std::vector<emu::CoreCoord> cores;
+  for (uint32_t i = 0; i < emu::kNumCores; ++i)
+    if (in[i]) cores.push_back(emu::core_at(i));
+  return cores;
+}
+
+std::string_view data_format_name(DataFormat format) { return info(format).metal_name; }
+
+std::optional<DataFormat> parse_data_format(std::string_view name) {
+  for (const FormatInfo& f : kFormats)
+    if (name == f.metal_name || name == f.ttnn_name) return f.format;
+  return std::nullopt;
+}
+
+uint32_t tile_size(DataFormat format) { return info(format).tile_bytes; }
+
+uint64_t TensorDescriptor::bytes() const {
+  if (shape.empty()) return 0;
+  uint64_t elements = 1;
+  for (const uint64_t dim : shape) elements *= dim;
+  if (layout == TensorLayout::tile) return elements / (32 * 32) * tile_size(data_format);
+  return elements * info(data_format).element_bytes;
+}
+
+const TensorDescriptor* ProgramDescriptor::tensor(std::string_view name) const {
+  const auto it = std::find_if(tensors.begin(), tensors.end(), [&](const TensorDescriptor& t) { return t.name == name; });
+  return it == tensors.end() ? nullptr : &*it;
+}
+
+ProgramDescriptor parse_descriptor(const nlohmann::ordered_json& json, const std::filesystem::path& file) {
+  ProgramDescriptor program = read_program(Field(json, "", file));
+  detail::check_kernel_placement(program);
+  detail::check_cb_ids(program);
+  detail::check_semaphore_ids(program);
+  detail::place_l1(program);
+  return program;
+}
+
+ProgramDescriptor parse_descriptor(const nlohmann::json& json, const std::filesystem::path& file) {
+  return parse_descriptor(nlohmann::ordered_json(json), file);
+}
+
+ProgramDescriptor parse_descriptor_text(std::string_view text, const std::filesystem::path& file) {
+  return parse_descriptor(detail::parse_ordered_json(text, file), file);
+}
+
+ProgramDescriptor read_descriptor(const std::filesystem::path& file) {
+  // A descriptor is a few KiB; the bound keeps a wrong path (a tensor, a log) from being read whole.
+  constexpr uintmax_t kMaxDescriptorBytes = 16 << 20;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) fail_not_found("{}: no such descriptor file", file.string());
+  if (std::filesystem::file_size(file, ec) > kMaxDescriptorBytes)
+    fail("{}: {} B is too large for a program descriptor (at most {} B)", file.string(),
+         std::filesystem::file_size(file, ec), kMaxDescriptorBytes);
+  return parse_descriptor_text(io::read_text_file(file.string()), file);
+}
+
+}  // namespace ditmk::tt::dialect

@@ -1,0 +1,161 @@
+#pragma once
+// A tt-metal program as data: the JSON form of ttnn's ProgramDescriptor (kernels, CBs, semaphores)
+// plus the io tensors it reads and writes (docs/tt-dialect.md, schemas/program_descriptor.schema.json).
+// Reading validates every field against the emulated chip; an error is one ditmk::Error line naming
+// the descriptor file and the field ("program.json: kernels[1].core_ranges[0].end: core (11,0) is off
+// the 11x10 grid").
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ditmk/tt/emu/chip.hpp"
+
+namespace ditmk::tt::dialect {
+
+// An inclusive rectangle of logical worker cores, as ttnn's CoreRange.
+struct CoreRange {
+  emu::CoreCoord start;
+  emu::CoreCoord end;
+};
+using CoreRangeSet = std::vector<CoreRange>;  // disjoint ranges, as ttnn's CoreRangeSet
+std::vector<emu::CoreCoord> cores_of(const CoreRangeSet& ranges);  // row-major, no duplicates
+
+// tt-metal's data formats (tt::DataFormat) a CB page or a tensor may hold.
+enum class DataFormat { float32, float16_b, bfp8_b, uint32, uint16, int32, uint8 };
+std::string_view data_format_name(DataFormat format);  // "Float32", "Float16_b", "Bfp8_b", ...
+// Accepts tt-metal's names and ttnn's dtype names ("bfloat16", "bfloat8_b", "float32", "uint32", ...).
+std::optional<DataFormat> parse_data_format(std::string_view name);
+// Bytes of one 32x32 tile: 4096, 2048, 1088, 4096, 2048, 4096, 1024.
+uint32_t tile_size(DataFormat format);
+
+// A kernel argument: a number, or the address of an io tensor (its DRAM base address in every bank,
+// or its L1 shard address on the core), filled in when the program is loaded.
+struct ArgValue {
+  uint32_t value = 0;
+  std::string address_of;  // empty: `value` is the argument
+};
+
+// An entry of compile_time_args: a number, or {"tensor_accessor_args": "name"}, which expands to the
+// compile-time args TensorAccessorArgs(tensor) appends on the host (docs/tt-dialect.md).
+struct CompileTimeArg {
+  uint32_t value = 0;
+  std::string tensor_accessor_args;  // empty: `value` is the argument
+};
+
+enum class KernelType { reader, writer, data_movement, compute };
+enum class RiscProcessor { riscv_0, riscv_1 };  // BRISC, NCRISC
+enum class MathFidelity { lofi, hifi2, hifi3, hifi4 };
+enum class UnpackToDestMode { standard, fp32 };
+
+struct KernelConfig {
+  KernelType type = KernelType::reader;
+  // Data movement (reader: RISCV_1 on NoC 0, writer: RISCV_0 on NoC 1, as tt-metal defaults them on
+  // Blackhole; data_movement names both).
+  RiscProcessor processor = RiscProcessor::riscv_1;
+  uint32_t noc = 0;
+  // Compute.
+  MathFidelity math_fidelity = MathFidelity::hifi4;
+  bool fp32_dest_acc_en = false;
+  bool math_approx_mode = false;
+  std::map<uint32_t, UnpackToDestMode> unpack_to_dest_mode;  // by CB id; absent: standard
+};
+
+struct CoreArgs {
+  emu::CoreCoord core;
+  std::vector<ArgValue> args;
+};
+
+struct KernelDescriptor {
+  std::string kernel_source;            // as written in the descriptor
+  std::filesystem::path source_path;    // absolute: resolved against the descriptor's folder; a file
+  CoreRangeSet core_ranges;
+  KernelConfig config;
+  std::vector<CompileTimeArg> compile_time_args;
+  std::vector<std::pair<std::string, uint32_t>> named_compile_time_args;  // in descriptor order
+  std::vector<std::pair<std::string, std::string>> defines;              // in descriptor order
+  std::vector<CoreArgs> runtime_args;   // per core; each core inside core_ranges, at most once
+  std::vector<ArgValue> common_runtime_args;
+};
+
+struct CBFormatDescriptor {
+  uint32_t buffer_index = 0;  // the CB id, 0..63
+  DataFormat data_format = DataFormat::float16_b;
+  uint32_t page_size = 0;
+};
+
+struct CBDescriptor {
+  uint32_t total_size = 0;
+  CoreRangeSet core_ranges;
+  std::vector<CBFormatDescriptor> format_descriptors;  // one or more ids sharing the space
+  std::string tensor;  // backed by this L1-sharded io tensor (empty: not backed)
+};
+
+struct SemaphoreDescriptor {
+  uint32_t id = 0;
+  CoreRangeSet core_ranges;
+  uint32_t initial_value = 0;
+};
+
+// An io tensor. Its elements are a 2-D or higher array (the last two dims the matrix); a "tile"
+// tensor is stored as 32x32 tiles in tile order (faces), one tile per page unless page_size says
+// otherwise, a "row_major" one as rows. DRAM interleaved: page p in bank p % 8. L1 sharded: each
+// core of `cores` holds shard_size bytes, core i of the row-major list the i-th shard.
+enum class TensorLayout { tile, row_major };
+enum class TensorMemory { dram_interleaved, l1_sharded };
+
+struct TensorDescriptor {
+  std::string name;
+  TensorMemory memory = TensorMemory::dram_interleaved;
+  TensorLayout layout = TensorLayout::tile;
+  DataFormat data_format = DataFormat::float16_b;
+  std::vector<uint64_t> shape;  // elements
+  uint32_t page_size = 0;       // interleaved: bytes per page
+  CoreRangeSet cores;           // sharded: the cores holding the shards
+  uint32_t shard_size = 0;      // sharded: bytes per core
+  // The .npy read before the launch / written after it, or empty; as written in the descriptor (a
+  // path ending in ".npy"): the runner resolves a relative one against --data DIR (default: the
+  // descriptor's folder), so one descriptor runs on several data folders.
+  std::string input;
+  std::string output;
+  uint64_t bytes() const;        // device bytes of the whole tensor in its format and layout
+};
+
+struct ProgramDescriptor {
+  std::filesystem::path file;  // where it was read from (errors name it)
+  std::string name;
+  std::vector<KernelDescriptor> kernels;
+  std::vector<CBDescriptor> cbs;
+  std::vector<SemaphoreDescriptor> semaphores;
+  std::vector<TensorDescriptor> tensors;
+  const TensorDescriptor* tensor(std::string_view name) const;  // nullptr when absent
+};
+
+// Parses and validates; `file` names the descriptor in errors and kernel_source paths are resolved
+// against its folder. Throws ditmk::Error (one line) on the first bad field. nlohmann::json keeps
+// object keys sorted, so named_compile_time_args and defines come out in name order from it; the
+// ordered_json overload (what read_descriptor uses) keeps the descriptor's order.
+ProgramDescriptor parse_descriptor(const nlohmann::json& json, const std::filesystem::path& file);
+ProgramDescriptor parse_descriptor(const nlohmann::ordered_json& json, const std::filesystem::path& file);
+// The text of a descriptor file (JSON, nesting bounded as io::parse_json_bounded bounds it).
+ProgramDescriptor parse_descriptor_text(std::string_view text, const std::filesystem::path& file);
+ProgramDescriptor read_descriptor(const std::filesystem::path& file);  // reads the file, then parses
+
+// Where a program's L1 regions lie, each at one address on every core of its set (as tt-metal
+// allocates them): the CBs upwards from kL1CbBase in descriptor order, each at the lowest 32 B
+// aligned offset above the CBs placed before it on all of its cores; the L1-sharded tensors
+// downwards from the top of L1 in descriptor order, the same way; a tensor-backed CB at its tensor's
+// shard. parse_descriptor refuses a program whose regions do not fit, so this never throws for a
+// parsed descriptor.
+struct L1Layout {
+  std::vector<uint32_t> cb_addresses;               // by index of ProgramDescriptor::cbs
+  std::map<std::string, uint32_t> shard_addresses;  // by name of each L1-sharded tensor
+};
+L1Layout l1_layout(const ProgramDescriptor& program);
+
+}  // namespace ditmk::tt::dialect

@@ -1,0 +1,332 @@
+// The device ABI's compute calls: forwards to tt/emu/compute_api.hpp, which models the math, after
+// the checks tt-metal leaves to the hardware's configuration. On the chip an init configures the
+// unpacker, math engine and packer for one op, and a tile call runs whatever the last init set up:
+// here a tile call faults unless a full init ran and the last op init was its own. The emulator's
+// compute API has no transposed matmul, no reduce scaler and no reduce accumulation; they are
+// built here on top of its calls, which keep making the checks and the timing records.
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "ditmk/tt/dialect/device_abi_parts.hpp"
+#include "ditmk/tt/dialect/launch_access.hpp"
+#include "ditmk/tt/emu/compute_api.hpp"
+#include "ditmk/tt/emu/dataflow_api.hpp"
+#include "ditmk/tt/emu/launch_state.hpp"
+#include "ditmk/tt/format/tile.hpp"
+
+namespace ditmk::tt::dialect::abi {
+
+using emu::FaultKind;
+using State = emu::ProcessorRuntime::DialectState;
+
+namespace {
+
+constexpr std::array<std::string_view, 3> kBinaryNames = {"add", "sub", "mul"};
+constexpr std::array<std::string_view, 4> kBroadcastNames = {"", "cols", "rows", "scalar"};
+constexpr std::array<std::string_view, 3> kPoolNames = {"SUM", "AVG", "MAX"};
+constexpr std::array<std::string_view, 3> kDimNames = {"REDUCE_ROW", "REDUCE_COL", "REDUCE_SCALAR"};
+constexpr std::array<std::string_view, 6> kSfpuNames = {"exp", "recip", "sqrt", "rsqrt", "gelu", "silu"};
+
+State& state() { return dialect_state(); }
+
+void require_trisc(std::string_view call) {
+  if (emu::current_processor() != emu::Processor::trisc) {
+    emu::raise(FaultKind::bad_call, "{} is a compute call; only TRISC runs it", call);
+  }
+}
+
+void require_hw(std::string_view call) {
+  if (!state().hw_configured) {
+    emu::raise(FaultKind::bad_call,
+               "{}: no full compute init ran first (compute_kernel_hw_startup, binary_op_init_common, "
+               "unary_op_init_common, init_sfpu, mm_init, init_bcast, transpose_wh_init, ...), so the unpacker and "
+               "packer are not configured",
+               call);
+  }
+}
+
+std::string binary_call(uint32_t op, uint32_t broadcast) {
+  if (broadcast == DITMK_BCAST_NONE) return fmt::format("{}_tiles", kBinaryNames[op]);
+  return fmt::format("{}_tiles_bcast_{}", kBinaryNames[op], kBroadcastNames[broadcast]);
+}
+
+// The init tt-metal pairs with a binary call.
+std::string binary_init(uint32_t op, uint32_t broadcast) {
+  if (broadcast == DITMK_BCAST_NONE) return fmt::format("{}_tiles_init", kBinaryNames[op]);
+  if (broadcast == DITMK_BCAST_SCALAR) {
+    return op == DITMK_BINARY_ADD ? "add_bcast_scalar_init_short"
+                                  : fmt::format("{}_tiles_bcast_scalar_init_short", kBinaryNames[op]);
+  }
+  return fmt::format("{}_bcast_{}_init_short", kBinaryNames[op], kBroadcastNames[broadcast]);
+}
+
+// What the last op init configured, for a fault message.
+std::string last_init() {
+  const State& s = state();
+  switch (s.op_init) {
+    case DITMK_INIT_BINARY: return binary_init(s.op_param0, s.op_param1);
+    case DITMK_INIT_MATMUL: return s.op_param0 ? "mm_init (B transposed)" : "mm_init";
+    case DITMK_INIT_REDUCE: return fmt::format("reduce_init<{}, {}>", kPoolNames[s.op_param0], kDimNames[s.op_param1]);
+    case DITMK_INIT_COPY: return s.op_param0 ? "copy_tile_init (transposing)" : "copy_tile_init";
+    case DITMK_INIT_TRANSPOSE: return "transpose_wh_init";
+  }
+  return "none";
+}
+
+// A tile call runs the op the last op init configured.
+void require_op(uint32_t init, bool params_match, std::string_view call, std::string_view needed) {
+  require_trisc(call);
+  require_hw(call);
+  if (state().op_init == UINT32_MAX) {
+    emu::raise(FaultKind::bad_call, "{}: no op init ran yet; {} must come first", call, needed);
+  }
+  if (state().op_init != init || !params_match) {
+    emu::raise(FaultKind::bad_call,
+               "{}: the last op init was {}; {} must come first (the unpacker and math engine run the op the "
+               "last init configured)",
+               call, last_init(), needed);
+  }
+}
+
+void mark_written(uint32_t dst) {
+  if (dst < emu::kDstTiles) state().dst_written |= 1u << dst;
+}
+
+// DST[dst] before an emulator call rewrites it (zeros while the DST does not exist yet; the call
+// then faults before anything reads them).
+std::vector<float> dst_before(uint32_t dst) {
+  std::vector<float> values(kTileElems, 0.0f);
+  if (dst < emu::kDstTiles && !emu::current().dst.empty())
+    std::copy(dst_tile(dst), dst_tile(dst) + kTileElems, values.begin());
+  return values;
+}
+
+// A x B^T accumulated into DST[dst]. The emulator's matmul makes the checks and the timing record;
+// its product is replaced by the transposed one, with k ascending as the emulator sums.
+void matmul_transposed(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst) {
+  const std::vector<float> before = dst_before(dst);
+  emu::matmul_tiles(cb_a, cb_b, tile_a, tile_b, dst);
+  std::vector<float> a(kTileElems), b(kTileElems);
+  read_front_tile(cb_a, tile_a, a.data(), "matmul_tiles");
+  read_front_tile(cb_b, tile_b, b.data(), "matmul_tiles");
+  float* out = dst_tile(dst);
+  std::copy(before.begin(), before.end(), out);
+  for (int r = 0; r < kTile; ++r) {
+    float* row = out + r * kTile;
+    for (int k = 0; k < kTile; ++k) {
+      const float scale = a[r * kTile + k];
+      for (int c = 0; c < kTile; ++c) row[c] += scale * b[c * kTile + k];
+    }
+  }
+}
+
+bool reduce_result_element(uint32_t dim, int r, int c) {
+  return dim == DITMK_REDUCE_ROW ? c == 0 : dim == DITMK_REDUCE_COL ? r == 0 : r == 0 && c == 0;
+}
+
+}  // namespace
+
+void compute_init(uint32_t init, uint32_t param0, uint32_t param1) {
+  require_trisc("a compute init (mm_init, add_tiles_init, reduce_init, ...)");
+  State& s = state();
+  switch (init) {
+    case DITMK_INIT_HW:
+      s.hw_configured = true;
+      s.reduce_mask = false;
+      return;
+    case DITMK_INIT_REDUCE:
+      if (param0 >= kPoolNames.size()) {
+        emu::raise(FaultKind::bad_call, "reduce_init: no PoolType template arg and no REDUCE_OP define");
+      }
+      if (param1 >= kDimNames.size()) {
+        emu::raise(FaultKind::bad_call, "reduce_init: no ReduceDim template arg and no REDUCE_DIM define");
+      }
+      s.reduce_mask = true;
+      [[fallthrough]];
+    case DITMK_INIT_BINARY:
+    case DITMK_INIT_MATMUL:
+    case DITMK_INIT_COPY:
+    case DITMK_INIT_TRANSPOSE:
+      s.op_init = init;
+      s.op_param0 = param0;
+      s.op_param1 = param1;
+      return;
+    case DITMK_INIT_REDUCE_UNINIT: s.reduce_mask = false; return;
+    case DITMK_INIT_SFPU:
+      if (param0 >= kSfpuNames.size()) break;
+      s.sfpu_inits |= 1u << param0;
+      return;
+  }
+  emu::raise(FaultKind::bad_call, "compute init {} ({}): not one of device ABI {}", init, param0,
+             DITMK_DEVICE_ABI_VERSION);
+}
+
+// acquire_dst/release_dst bracket math and packs alike; the emulator's DST protocol separates them,
+// so a pack inside the pair steps DST through commit and wait and back.
+void dst(uint32_t step) {
+  State& s = state();
+  switch (step) {
+    case DITMK_DST_ACQUIRE:
+    case DITMK_DST_ACQUIRE_LEGACY:
+      emu::tile_regs_acquire();
+      s.legacy_dst = step == DITMK_DST_ACQUIRE_LEGACY;
+      s.dst_written = 0;
+      return;
+    case DITMK_DST_COMMIT: emu::tile_regs_commit(); return;
+    case DITMK_DST_WAIT: emu::tile_regs_wait(); return;
+    case DITMK_DST_RELEASE: emu::tile_regs_release(); return;
+    case DITMK_DST_RELEASE_LEGACY:
+      require_trisc("release_dst");
+      if (!s.legacy_dst) emu::raise(FaultKind::bad_call, "release_dst: no acquire_dst is open");
+      emu::tile_regs_commit();
+      emu::tile_regs_wait();
+      emu::tile_regs_release();
+      s.legacy_dst = false;
+      return;
+  }
+  emu::raise(FaultKind::bad_call, "DST step {}: not one of device ABI {}", step, DITMK_DEVICE_ABI_VERSION);
+}
+
+void copy_tile(uint32_t cb, uint32_t tile, uint32_t dst) {
+  require_op(DITMK_INIT_COPY, true, "copy_tile",
+             "copy_tile_init (or copy_tile_to_dst_init_short, unary_op_init_common)");
+  if (state().op_param0) {
+    emu::transpose_wh_tile(cb, tile, dst);
+  } else {
+    emu::copy_tile(cb, tile, dst);
+  }
+  mark_written(dst);
+}
+
+void transpose_wh_tile(uint32_t cb, uint32_t tile, uint32_t dst) {
+  require_op(DITMK_INIT_TRANSPOSE, true, "transpose_wh_tile", "transpose_wh_init (or transpose_wh_init_short)");
+  emu::transpose_wh_tile(cb, tile, dst);
+  mark_written(dst);
+}
+
+void binary_tiles(uint32_t op, uint32_t broadcast, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b,
+                  uint32_t dst) {
+  if (op >= kBinaryNames.size() || broadcast >= kBroadcastNames.size()) {
+    emu::raise(FaultKind::bad_call, "binary op {} broadcast {}: not one of device ABI {}", op, broadcast,
+               DITMK_DEVICE_ABI_VERSION);
+  }
+  const State& s = state();
+  require_op(DITMK_INIT_BINARY, s.op_param0 == op && s.op_param1 == broadcast, binary_call(op, broadcast),
+             binary_init(op, broadcast));
+  static constexpr std::array<emu::Broadcast, 4> kBroadcast = {emu::Broadcast::none, emu::Broadcast::col,
+                                                               emu::Broadcast::row, emu::Broadcast::scalar};
+  const emu::Broadcast b = kBroadcast[broadcast];
+  switch (op) {
+    case DITMK_BINARY_ADD: emu::add_tiles(cb_a, cb_b, tile_a, tile_b, dst, b); break;
+    case DITMK_BINARY_SUB: emu::sub_tiles(cb_a, cb_b, tile_a, tile_b, dst, b); break;
+    default: emu::mul_tiles(cb_a, cb_b, tile_a, tile_b, dst, b); break;
+  }
+  mark_written(dst);
+}
+
+void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst, uint32_t transpose) {
+  require_op(DITMK_INIT_MATMUL, true, "matmul_tiles", "mm_init (or mm_init_short, matmul_init)");
+  const bool init_transpose = state().op_param0 != 0;
+  if (transpose != DITMK_MATMUL_TRANSPOSE_FROM_INIT && (transpose != 0) != init_transpose) {
+    emu::raise(FaultKind::bad_call,
+               "matmul_tiles(..., transpose {}): the matmul init set transpose {}; they must agree (the unpacker "
+               "transposes within faces, the math engine the faces)",
+               transpose, init_transpose ? 1 : 0);
+  }
+  if (init_transpose) {
+    matmul_transposed(cb_a, cb_b, tile_a, tile_b, dst);
+  } else {
+    emu::matmul_tiles(cb_a, cb_b, tile_a, tile_b, dst);
+  }
+  mark_written(dst);
+}
+
+// The emulator's reduce writes the bare reduction; tt-metal's scales it by the scaler and
+// accumulates into DST (a sum adds, a max keeps the larger, a DST tile no op wrote since the acquire
+// takes the value).
+void reduce_tile(uint32_t pool, uint32_t dim, uint32_t cb, uint32_t cb_scaler, uint32_t tile, uint32_t tile_scaler,
+                 uint32_t dst) {
+  const State& s = state();
+  const std::string needed = pool < kPoolNames.size() && dim < kDimNames.size()
+                                 ? fmt::format("reduce_init<{}, {}>", kPoolNames[pool], kDimNames[dim])
+                                 : std::string("reduce_init with the same op and dimension");
+  require_op(DITMK_INIT_REDUCE, s.op_param0 == pool && s.op_param1 == dim, "reduce_tile", needed);
+  const bool fresh = dst >= emu::kDstTiles || (s.dst_written & (1u << dst)) == 0;
+  const std::vector<float> before = dst_before(dst);
+  const emu::ReduceFunc func = pool == DITMK_POOL_MAX ? emu::ReduceFunc::max : emu::ReduceFunc::sum;
+  static constexpr std::array<emu::ReduceDim, 3> kDims = {emu::ReduceDim::row, emu::ReduceDim::col,
+                                                          emu::ReduceDim::scalar};
+  emu::reduce_tile(func, kDims[dim], cb, tile, dst);
+  std::vector<float> scaler(kTileElems);
+  read_front_tile(cb_scaler, tile_scaler, scaler.data(), "reduce_tile");
+  float* out = dst_tile(dst);
+  for (int r = 0; r < kTile; ++r) {
+    for (int c = 0; c < kTile; ++c) {
+      float& v = out[r * kTile + c];
+      const float old = before[r * kTile + c];
+      if (!reduce_result_element(dim, r, c)) {
+        v = old;
+      } else if (func == emu::ReduceFunc::max) {
+        v = fresh ? v * scaler[0] : std::max(old, v * scaler[0]);
+      } else {
+        v = old + v * scaler[0];
+      }
+    }
+  }
+  mark_written(dst);
+}
+
+void sfpu_tile(uint32_t op, uint32_t dst) {
+  if (op >= kSfpuNames.size()) {
+    emu::raise(FaultKind::bad_call, "SFPU op {}: not one of device ABI {}", op, DITMK_DEVICE_ABI_VERSION);
+  }
+  const std::string call = fmt::format("{}_tile", kSfpuNames[op]);
+  require_trisc(call);
+  require_hw(call);
+  if ((state().sfpu_inits & (1u << op)) == 0) {
+    emu::raise(FaultKind::bad_call, "{}: {}_tile_init has not run (the SFPU is not set up for it)", call,
+               kSfpuNames[op]);
+  }
+  switch (op) {
+    case DITMK_SFPU_EXP: emu::exp_tile(dst); break;
+    case DITMK_SFPU_RECIP: emu::recip_tile(dst); break;
+    case DITMK_SFPU_SQRT: emu::sqrt_tile(dst); break;
+    case DITMK_SFPU_RSQRT: emu::rsqrt_tile(dst); break;
+    case DITMK_SFPU_GELU: emu::gelu_tile(dst); break;
+    default: emu::silu_tile(dst); break;
+  }
+  mark_written(dst);
+}
+
+void pack_tile(uint32_t dst, uint32_t cb, uint32_t out_tile, uint32_t out_of_order) {
+  require_trisc("pack_tile");
+  require_hw("pack_tile");
+  const State& s = state();
+  if (s.reduce_mask && s.op_init != DITMK_INIT_REDUCE) {
+    emu::raise(FaultKind::bad_call,
+               "pack_tile after {}: reduce_init's packer edge mask is still set; call reduce_uninit() after the "
+               "reduce",
+               last_init());
+  }
+  if (out_of_order) {
+    const emu::CbRuntime& c = running_cb(cb, "pack_tile");
+    if (out_tile != c.packed) {
+      emu::raise(FaultKind::bad_call,
+                 "pack_tile<true>(dst {}, cb {}, tile {}): the emulator packs a reservation in order, and its next "
+                 "tile is {}",
+                 dst, c.name(), out_tile, c.packed);
+    }
+  }
+  emu::ProcessorRuntime& p = emu::current();
+  if (s.legacy_dst && p.dst_state == emu::DstState::acquired) {
+    emu::tile_regs_commit();
+    emu::tile_regs_wait();
+    emu::pack_tile(dst, cb);
+    p.dst_state = emu::DstState::acquired;
+  } else {
+    emu::pack_tile(dst, cb);
+  }
+}
+
+}  // namespace ditmk::tt::dialect::abi

@@ -1,0 +1,169 @@
+#pragma once
+// The host side of a tt-metal program on the emulated chip, close to tt-metal's host API in names and
+// meaning: a device, interleaved DRAM buffers, a program with kernels on core ranges (compiled from
+// their dialect sources for the processors their config names), circular buffers, semaphores and
+// runtime args, then a blocking enqueue that runs it. The descriptor runner is built on it.
+//
+//   HostDevice device;
+//   Program program = CreateProgram();
+//   auto in = CreateBuffer(device, {.size = bytes, .page_size = 2048});
+//   KernelHandle reader = CreateKernel(program, "reader.cpp", cores, ReaderDataMovementConfig{});
+//   CreateCircularBuffer(program, cores, {.total_size = 4096, .buffer_index = 0, .page_size = 2048});
+//   SetRuntimeArgs(program, reader, core, {in->address(), n_tiles});
+//   EnqueueWriteBuffer(device, *in, bytes);
+//   EnqueueProgram(device, program);   // throws ditmk::Error naming the fault
+//   EnqueueReadBuffer(device, *out, result);
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ditmk/tt/dialect/descriptor.hpp"
+#include "ditmk/tt/dialect/kernel_compiler.hpp"
+#include "ditmk/tt/emu/device.hpp"
+
+namespace ditmk::tt::dialect {
+
+class HostDevice;
+
+// An interleaved DRAM buffer: page p in bank p % 8 at address() + (p / 8) * the 64 B-aligned page.
+class Buffer {
+ public:
+  explicit Buffer(const emu::DramBuffer& dram) : dram_(&dram) {}
+  uint32_t address() const { return dram_->address; }
+  uint64_t size() const { return dram_->size; }
+  uint32_t page_size() const { return dram_->unit_bytes; }
+  const emu::DramBuffer& dram() const { return *dram_; }
+
+ private:
+  const emu::DramBuffer* dram_;
+};
+
+struct InterleavedBufferConfig {
+  uint64_t size = 0;
+  uint32_t page_size = 0;
+  DataFormat format = DataFormat::float16_b;  // what the timing model streams it as
+  std::string name = "buffer";
+};
+
+struct ReaderDataMovementConfig {  // RISCV_1 (NCRISC) on NoC 0
+  std::vector<uint32_t> compile_args;
+  std::vector<std::pair<std::string, std::string>> defines;
+  std::vector<std::pair<std::string, uint32_t>> named_compile_args;
+};
+struct WriterDataMovementConfig {  // RISCV_0 (BRISC) on NoC 1
+  std::vector<uint32_t> compile_args;
+  std::vector<std::pair<std::string, std::string>> defines;
+  std::vector<std::pair<std::string, uint32_t>> named_compile_args;
+};
+struct DataMovementConfig {
+  RiscProcessor processor = RiscProcessor::riscv_0;
+  uint32_t noc = 0;
+  std::vector<uint32_t> compile_args;
+  std::vector<std::pair<std::string, std::string>> defines;
+  std::vector<std::pair<std::string, uint32_t>> named_compile_args;
+};
+struct ComputeConfig {
+  MathFidelity math_fidelity = MathFidelity::hifi4;
+  bool fp32_dest_acc_en = false;
+  bool math_approx_mode = false;
+  std::vector<uint32_t> compile_args;
+  std::vector<std::pair<std::string, std::string>> defines;
+  std::vector<std::pair<std::string, uint32_t>> named_compile_args;
+};
+
+struct CircularBufferConfig {
+  uint32_t total_size = 0;
+  uint32_t buffer_index = 0;
+  DataFormat data_format = DataFormat::float16_b;
+  uint32_t page_size = 0;
+  // Placed here instead of by the program (a CB backed by an L1-sharded tensor); the host fills it
+  // with WriteShard before the launch.
+  std::optional<uint32_t> globally_allocated_address;
+  std::string name;  // for faults; default "cb<index>"
+};
+
+using KernelHandle = uint32_t;
+
+class Program {
+ public:
+  std::string name = "program";
+
+ private:
+  friend class HostDevice;
+  friend KernelHandle CreateKernel(Program&, const std::filesystem::path&, const CoreRangeSet&,
+                                   const KernelBuild&, std::string);
+  friend void SetRuntimeArgs(Program&, KernelHandle, emu::CoreCoord, std::vector<uint32_t>);
+  friend void SetCommonRuntimeArgs(Program&, KernelHandle, std::vector<uint32_t>);
+  friend void CreateCircularBuffer(Program&, const CoreRangeSet&, const CircularBufferConfig&);
+  friend uint32_t CreateSemaphore(Program&, const CoreRangeSet&, uint32_t, std::optional<uint32_t>);
+  struct Kernel {
+    std::string source_name;
+    KernelBuild build;
+    std::vector<emu::CoreCoord> cores;
+    std::map<emu::CoreCoord, std::vector<uint32_t>> runtime_args;
+    std::vector<uint32_t> common_args;
+  };
+  std::vector<Kernel> kernels_;
+  std::vector<emu::CbConfig> cbs_;
+  std::vector<emu::SemaphoreConfig> semaphores_;
+  std::map<emu::CoreCoord, uint32_t> next_free_;  // each core's lowest unallocated L1 offset
+};
+
+Program CreateProgram();
+KernelHandle CreateKernel(Program& program, const std::filesystem::path& file, const CoreRangeSet& cores,
+                          const ReaderDataMovementConfig& config);
+KernelHandle CreateKernel(Program& program, const std::filesystem::path& file, const CoreRangeSet& cores,
+                          const WriterDataMovementConfig& config);
+KernelHandle CreateKernel(Program& program, const std::filesystem::path& file, const CoreRangeSet& cores,
+                          const DataMovementConfig& config);
+KernelHandle CreateKernel(Program& program, const std::filesystem::path& file, const CoreRangeSet& cores,
+                          const ComputeConfig& config);
+// The form the others reduce to: the build (processor, args, defines) made by the caller;
+// `source_name` is how faults and compile errors name the file.
+KernelHandle CreateKernel(Program& program, const std::filesystem::path& file, const CoreRangeSet& cores,
+                          const KernelBuild& build, std::string source_name);
+void SetRuntimeArgs(Program& program, KernelHandle kernel, emu::CoreCoord core, std::vector<uint32_t> args);
+void SetCommonRuntimeArgs(Program& program, KernelHandle kernel, std::vector<uint32_t> args);
+void CreateCircularBuffer(Program& program, const CoreRangeSet& cores, const CircularBufferConfig& config);
+// Returns the semaphore's id (the next free one unless `id` is given); kernels find it with
+// get_semaphore(id).
+uint32_t CreateSemaphore(Program& program, const CoreRangeSet& cores, uint32_t initial_value,
+                         std::optional<uint32_t> id = std::nullopt);
+
+// The emulated chip with a kernel compiler.
+class HostDevice {
+ public:
+  explicit HostDevice(std::filesystem::path kernel_cache = KernelCompiler::default_kernel_cache());
+  emu::Device& emulator() { return device_; }
+  KernelCompiler& compiler() { return compiler_; }
+
+  std::shared_ptr<Buffer> create_buffer(const InterleavedBufferConfig& config);
+  // Compiles the program's kernels (or finds them in the cache) and loads it onto the chip.
+  void load(const Program& program);
+  // Fills a tensor-backed CB of one core (an L1 shard) after load.
+  void write_shard(emu::CoreCoord core, uint32_t buffer_index, std::span<const std::byte> bytes);
+  std::vector<std::byte> read_shard(emu::CoreCoord core, uint32_t buffer_index) const;
+  // Runs the loaded program once; a fault is a ditmk::Error naming kernel, core and processor.
+  emu::LaunchReport run();
+
+ private:
+  emu::Device device_;
+  KernelCompiler compiler_;
+  std::vector<std::shared_ptr<LoadedKernel>> loaded_;  // keeps the loaded program's code alive
+  std::map<uint32_t, std::string> cb_names_;           // of the loaded program, by id
+};
+
+std::shared_ptr<Buffer> CreateBuffer(HostDevice& device, const InterleavedBufferConfig& config);
+void EnqueueWriteBuffer(HostDevice& device, const Buffer& buffer, std::span<const std::byte> bytes);
+void EnqueueReadBuffer(HostDevice& device, const Buffer& buffer, std::vector<std::byte>& bytes);
+// Loads and runs the program, blocking (the emulated queue has one program in flight).
+emu::LaunchReport EnqueueProgram(HostDevice& device, const Program& program);
+
+// tt-metal's storage format of a DataFormat, for the emulator's tile codecs and DRAM rates.
+TileFormat tile_format_of(DataFormat format);
+
+}  // namespace ditmk::tt::dialect

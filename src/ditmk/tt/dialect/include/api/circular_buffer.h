@@ -1,0 +1,3 @@
+#pragma once
+#include "ditmk/circular_buffer.h"
+#include "hostdevcommon/kernel_structs.h"

@@ -1,0 +1,115 @@
+#pragma once
+// Binary ops with B broadcast: ROW takes B's first row down every row, COL B's first column across
+// every column, SCALAR B's element (0,0) everywhere. Each needs the init of its op and broadcast
+// (init_bcast, or the *_init_short of that op and dimension) as the last op init. Broadcasting
+// another row of B (bcast_row_idx != 0) is not modelled and faults.
+#include "api/compute/common.h"
+#include "ditmk/compute.h"
+
+namespace ckernel {
+
+template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim>
+ALWI void init_bcast(uint32_t icb0, uint32_t icb1, uint32_t ocb = 16) {
+  (void)icb0, (void)icb1, (void)ocb;
+  ditmk::compute::init(DITMK_INIT_HW);
+  ditmk::compute::init(DITMK_INIT_BINARY, ditmk::compute::binary_op<tBcastOp>(), ditmk::compute::broadcast(tBcastDim));
+}
+
+template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim>
+ALWI void any_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                          uint32_t bcast_row_idx = 0) {
+  if (bcast_row_idx != 0) {
+    ditmk::detail::fault(DITMK_FAULT_BAD_CALL, ditmk::detail::Message()
+                                                   << "broadcast of row " << bcast_row_idx
+                                                   << " of B: only row 0 is modelled (bcast_row_idx must be 0)");
+  }
+  ditmk::abi->binary_tiles(ditmk::compute::binary_op<tBcastOp>(), ditmk::compute::broadcast(tBcastDim), icb0, icb1,
+                           itile0, itile1, idst);
+}
+
+template <BroadcastType tBcastDim>
+ALWI void add_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                          uint32_t bcast_row_idx = 0) {
+  any_tiles_bcast<ELWADD, tBcastDim>(icb0, icb1, itile0, itile1, idst, bcast_row_idx);
+}
+
+template <BroadcastType tBcastDim>
+ALWI void sub_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                          uint32_t bcast_row_idx = 0) {
+  any_tiles_bcast<ELWSUB, tBcastDim>(icb0, icb1, itile0, itile1, idst, bcast_row_idx);
+}
+
+template <BroadcastType tBcastDim>
+ALWI void mul_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                          uint32_t bcast_row_idx = 0) {
+  any_tiles_bcast<ELWMUL, tBcastDim>(icb0, icb1, itile0, itile1, idst, bcast_row_idx);
+}
+
+ALWI void add_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                               uint32_t bcast_row_idx = 0) {
+  any_tiles_bcast<ELWADD, BroadcastType::ROW>(icb0, icb1, itile0, itile1, idst, bcast_row_idx);
+}
+ALWI void sub_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                               uint32_t bcast_row_idx = 0) {
+  any_tiles_bcast<ELWSUB, BroadcastType::ROW>(icb0, icb1, itile0, itile1, idst, bcast_row_idx);
+}
+ALWI void mul_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
+                               uint32_t bcast_row_idx = 0) {
+  any_tiles_bcast<ELWMUL, BroadcastType::ROW>(icb0, icb1, itile0, itile1, idst, bcast_row_idx);
+}
+ALWI void add_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+  any_tiles_bcast<ELWADD, BroadcastType::COL>(icb0, icb1, itile0, itile1, idst);
+}
+ALWI void sub_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+  any_tiles_bcast<ELWSUB, BroadcastType::COL>(icb0, icb1, itile0, itile1, idst);
+}
+ALWI void mul_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+  any_tiles_bcast<ELWMUL, BroadcastType::COL>(icb0, icb1, itile0, itile1, idst);
+}
+ALWI void add_tiles_bcast_scalar(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+  any_tiles_bcast<ELWADD, BroadcastType::SCALAR>(icb0, icb1, itile0, itile1, idst);
+}
+ALWI void sub_tiles_bcast_scalar(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+  any_tiles_bcast<ELWSUB, BroadcastType::SCALAR>(icb0, icb1, itile0, itile1, idst);
+}
+ALWI void mul_tiles_bcast_scalar(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+  any_tiles_bcast<ELWMUL, BroadcastType::SCALAR>(icb0, icb1, itile0, itile1, idst);
+}
+
+namespace detail_bcast {
+template <EltwiseBinaryType op, BroadcastType dim>
+ALWI void init_short(uint32_t icb0, uint32_t icb1) {
+  (void)icb0, (void)icb1;
+  ditmk::compute::init(DITMK_INIT_BINARY, ditmk::compute::binary_op<op>(), ditmk::compute::broadcast(dim));
+}
+}  // namespace detail_bcast
+
+ALWI void add_bcast_rows_init_short(uint32_t icb0 = 0, uint32_t icb1 = 1) {
+  detail_bcast::init_short<ELWADD, BroadcastType::ROW>(icb0, icb1);
+}
+ALWI void sub_bcast_rows_init_short(uint32_t icb0 = 0, uint32_t icb1 = 1) {
+  detail_bcast::init_short<ELWSUB, BroadcastType::ROW>(icb0, icb1);
+}
+ALWI void mul_bcast_rows_init_short(uint32_t icb0 = 0, uint32_t icb1 = 1) {
+  detail_bcast::init_short<ELWMUL, BroadcastType::ROW>(icb0, icb1);
+}
+ALWI void add_bcast_cols_init_short(uint32_t icb0 = 0, uint32_t icb1 = 1) {
+  detail_bcast::init_short<ELWADD, BroadcastType::COL>(icb0, icb1);
+}
+ALWI void sub_bcast_cols_init_short(uint32_t icb0 = 0, uint32_t icb1 = 1) {
+  detail_bcast::init_short<ELWSUB, BroadcastType::COL>(icb0, icb1);
+}
+ALWI void mul_bcast_cols_init_short(uint32_t icb0 = 0, uint32_t icb1 = 1) {
+  detail_bcast::init_short<ELWMUL, BroadcastType::COL>(icb0, icb1);
+}
+ALWI void add_bcast_scalar_init_short(uint32_t icb0 = 0, uint32_t icb1 = 1) {
+  detail_bcast::init_short<ELWADD, BroadcastType::SCALAR>(icb0, icb1);
+}
+ALWI void sub_tiles_bcast_scalar_init_short(uint32_t icb0 = 0, uint32_t icb1 = 1) {
+  detail_bcast::init_short<ELWSUB, BroadcastType::SCALAR>(icb0, icb1);
+}
+ALWI void mul_tiles_bcast_scalar_init_short(uint32_t icb0 = 0, uint32_t icb1 = 1) {
+  detail_bcast::init_short<ELWMUL, BroadcastType::SCALAR>(icb0, icb1);
+}
+
+}  // namespace ckernel

@@ -1,0 +1,57 @@
+#pragma once
+// Element-wise add, sub and mul of two CB tiles into DST[idst]. binary_op_init_common configures
+// the hardware; add_tiles_init / sub_tiles_init / mul_tiles_init (or binary_tiles_init) pick the op,
+// and a binary call faults unless the last op init picked that op without broadcast. acc_to_dest is
+// accepted and ignored: the result replaces DST[idst].
+#include "api/compute/common.h"
+#include "ditmk/compute.h"
+
+namespace ckernel {
+
+ALWI void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb = 16) {
+  (void)icb0, (void)icb1, (void)ocb;
+  ditmk::compute::init(DITMK_INIT_HW);
+}
+
+template <bool full_init, EltwiseBinaryType eltwise_binary_type>
+ALWI void binary_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false) {
+  (void)icb0, (void)icb1, (void)acc_to_dest;
+  ditmk::compute::init(DITMK_INIT_BINARY, ditmk::compute::binary_op<eltwise_binary_type>(), DITMK_BCAST_NONE);
+}
+
+// The older form of binary_tiles_init.
+template <bool full_init, EltwiseBinaryType eltwise_binary_op_type>
+ALWI void binary_op_specific_init(uint32_t icb0 = 0, uint32_t icb1 = 1) {
+  binary_tiles_init<full_init, eltwise_binary_op_type>(icb0, icb1);
+}
+
+ALWI void mul_tiles_init(uint32_t icb0 = 0, uint32_t icb1 = 1, uint32_t acc_to_dest = 0) {
+  binary_tiles_init<true, ELWMUL>(icb0, icb1, acc_to_dest != 0);
+}
+
+ALWI void add_tiles_init(uint32_t icb0 = 0, uint32_t icb1 = 1, bool acc_to_dest = false) {
+  binary_tiles_init<true, ELWADD>(icb0, icb1, acc_to_dest);
+}
+
+ALWI void sub_tiles_init(uint32_t icb0 = 0, uint32_t icb1 = 1, bool acc_to_dest = false) {
+  binary_tiles_init<true, ELWSUB>(icb0, icb1, acc_to_dest);
+}
+
+// Older names of the same inits.
+ALWI void mul_tiles_init_f() { mul_tiles_init(); }
+ALWI void add_tiles_init_nof() { add_tiles_init(); }
+ALWI void sub_tiles_init_nof() { sub_tiles_init(); }
+
+ALWI void mul_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+  ditmk::abi->binary_tiles(DITMK_BINARY_MUL, DITMK_BCAST_NONE, icb0, icb1, itile0, itile1, idst);
+}
+
+ALWI void add_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+  ditmk::abi->binary_tiles(DITMK_BINARY_ADD, DITMK_BCAST_NONE, icb0, icb1, itile0, itile1, idst);
+}
+
+ALWI void sub_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+  ditmk::abi->binary_tiles(DITMK_BINARY_SUB, DITMK_BCAST_NONE, icb0, icb1, itile0, itile1, idst);
+}
+
+}  // namespace ckernel

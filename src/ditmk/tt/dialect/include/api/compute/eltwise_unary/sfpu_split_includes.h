@@ -1,0 +1,10 @@
+#pragma once
+// tt-metal picks the SFPU headers a kernel needs from SFPU_OP_*_INCLUDE defines; every modelled op
+// is declared here.
+#include "api/compute/eltwise_unary/activations.h"
+#include "api/compute/eltwise_unary/eltwise_unary.h"
+#include "api/compute/eltwise_unary/exp.h"
+#include "api/compute/eltwise_unary/gelu.h"
+#include "api/compute/eltwise_unary/recip.h"
+#include "api/compute/eltwise_unary/rsqrt.h"
+#include "api/compute/eltwise_unary/sqrt.h"

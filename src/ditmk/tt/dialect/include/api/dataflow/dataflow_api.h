@@ -1,0 +1,26 @@
+#pragma once
+// tt-metal's data-movement kernel API (api/dataflow/dataflow_api.h) on the emulated chip: runtime
+// and compile-time args, circular buffers, NoC transfers, DRAM address generators, TensorAccessor,
+// semaphores, debug printing and profiler zones. Data-movement kernels see it without including it,
+// as on tt-metal. Every call forwards to the emulator through the ABI table (ditmk_device_abi.h).
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/compile_time_args.h"
+#include "api/named_compile_time_args.h"
+#include "api/tensor/tensor_accessor.h"
+#include "api/tensor/tensor_accessor_args.h"
+#include "debug/assert.h"
+#include "debug/dprint.h"
+#include "debug/waypoint.h"
+#include "ditmk/addrgen.h"
+#include "ditmk/attributes.h"
+#include "ditmk/cb_format.h"
+#include "ditmk/circular_buffer.h"
+#include "ditmk/data_format.h"
+#include "ditmk/kernel_args.h"
+#include "ditmk/noc.h"
+#include "ditmk/noc_index.h"
+#include "ditmk/semaphore.h"
+#include "hostdevcommon/kernel_structs.h"
+#include "tools/profiler/kernel_profiler.hpp"

@@ -1,0 +1,3 @@
+#pragma once
+// The older include path of api/compute/cb_api.h.
+#include "api/compute/cb_api.h"

@@ -1,0 +1,3 @@
+#pragma once
+// The older include path of api/compute/common.h.
+#include "api/compute/common.h"

@@ -1,0 +1,3 @@
+#pragma once
+// The older include path of api/compute/eltwise_binary.h.
+#include "api/compute/eltwise_binary.h"

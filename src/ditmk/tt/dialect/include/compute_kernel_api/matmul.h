@@ -1,0 +1,3 @@
+#pragma once
+// The older include path of api/compute/matmul.h.
+#include "api/compute/matmul.h"

@@ -1,0 +1,3 @@
+#pragma once
+// The older include path of api/compute/transpose_wh.h.
+#include "api/compute/transpose_wh.h"

@@ -1,0 +1,171 @@
+/* The C ABI between a compiled dialect kernel and the emulator: one table of function pointers the
+ * emulator hands to ditmk_kernel_entry (ditmk_kernel_entry.h). The device headers turn every
+ * tt-metal call into a call through this table; the emulator's side is
+ * src/ditmk/tt/dialect/device_abi.cpp.
+ *
+ * L1 addresses crossing the table are the kernel's: window addresses (l1_window.hpp) or plain L1
+ * offsets, both accepted; L1 addresses coming back are window addresses a kernel may dereference.
+ * NoC addresses are the emulator's 64-bit encoding. Every entry may raise a fault, which unwinds the
+ * kernel's frames: nothing here is noexcept.
+ *
+ * Bump DITMK_DEVICE_ABI_VERSION whenever the table or an enum below changes: the emulator refuses a
+ * compiled kernel (a cached one included) that reports another version. */
+#ifndef DITMK_DEVICE_ABI_H
+#define DITMK_DEVICE_ABI_H
+
+#include <stdint.h>
+
+#define DITMK_DEVICE_ABI_VERSION 1
+
+/* Faults a device header raises itself (a call the emulator cannot model, a bad argument). */
+enum ditmk_fault_kind { DITMK_FAULT_BAD_CALL = 0, DITMK_FAULT_MISSING_ARG = 1, DITMK_FAULT_OUT_OF_BOUNDS = 2 };
+
+/* Items of the stream-style DPRINT, and the kinds of DEVICE_PRINT's arguments. Integers and floats
+ * travel as their bits: sign-extended for the signed kinds, the float's own bits for F32. */
+enum ditmk_dprint_item {
+  DITMK_DPRINT_I32 = 0,
+  DITMK_DPRINT_U32 = 1,
+  DITMK_DPRINT_I64 = 2,
+  DITMK_DPRINT_U64 = 3,
+  DITMK_DPRINT_F32 = 4,
+  DITMK_DPRINT_F64 = 5,
+  DITMK_DPRINT_CHAR = 6,
+  DITMK_DPRINT_BOOL = 7,
+  DITMK_DPRINT_BF16 = 8, /* the 16 bits of a bfloat16 */
+  DITMK_DPRINT_POINTER = 9,
+  DITMK_DPRINT_TEXT = 10, /* DEVICE_PRINT arguments only: ditmk_dprint_arg::text */
+  /* stream manipulators: sticky like iostream's, except SETW, which applies to the next item */
+  DITMK_DPRINT_ENDL = 16,
+  DITMK_DPRINT_HEX = 17,
+  DITMK_DPRINT_DEC = 18,
+  DITMK_DPRINT_OCT = 19,
+  DITMK_DPRINT_SETW = 20,         /* bits: the width */
+  DITMK_DPRINT_SETPRECISION = 21, /* bits: the precision */
+  DITMK_DPRINT_FIXED = 22,
+  DITMK_DPRINT_DEFAULTFLOAT = 23,
+  DITMK_DPRINT_FLUSH = 24 /* the kernel returned: print an unfinished line */
+};
+
+typedef struct ditmk_dprint_arg {
+  uint32_t kind; /* ditmk_dprint_item, a value kind */
+  uint64_t bits;
+  const char* text;
+} ditmk_dprint_arg;
+
+/* Bytes a profiler zone object keeps inside the kernel's frame for the emulator's zone. */
+#define DITMK_ZONE_STORAGE_BYTES 16
+
+/* Which wait of the issuing processor's NoC transfers. */
+enum ditmk_noc_barrier {
+  DITMK_NOC_READ_BARRIER = 0,
+  DITMK_NOC_WRITE_BARRIER = 1,
+  DITMK_NOC_WRITES_FLUSHED = 2,
+  DITMK_NOC_ATOMIC_BARRIER = 3,
+  DITMK_NOC_FULL_BARRIER = 4
+};
+
+/* Compute: the op an init configures the unpacker and math engine for. */
+enum ditmk_compute_init {
+  DITMK_INIT_HW = 0,            /* a full init: unpacker, math and packer configured for the kernel */
+  DITMK_INIT_BINARY = 1,        /* param0: ditmk_binary_op, param1: ditmk_broadcast */
+  DITMK_INIT_MATMUL = 2,        /* param0: transpose B */
+  DITMK_INIT_REDUCE = 3,        /* param0: ditmk_pool, param1: ditmk_reduce_dim */
+  DITMK_INIT_REDUCE_UNINIT = 4, /* the packer's reduce edge mask cleared */
+  DITMK_INIT_COPY = 5,          /* param0: transpose while copying */
+  DITMK_INIT_TRANSPOSE = 6,     /* transpose_wh */
+  DITMK_INIT_SFPU = 7           /* param0: ditmk_sfpu_op */
+};
+
+enum ditmk_binary_op { DITMK_BINARY_ADD = 0, DITMK_BINARY_SUB = 1, DITMK_BINARY_MUL = 2 };
+/* tt-metal's BroadcastType values */
+enum ditmk_broadcast { DITMK_BCAST_NONE = 0, DITMK_BCAST_COL = 1, DITMK_BCAST_ROW = 2, DITMK_BCAST_SCALAR = 3 };
+/* tt-metal's PoolType and ReduceDim values */
+enum ditmk_pool { DITMK_POOL_SUM = 0, DITMK_POOL_AVG = 1, DITMK_POOL_MAX = 2 };
+enum ditmk_reduce_dim { DITMK_REDUCE_ROW = 0, DITMK_REDUCE_COL = 1, DITMK_REDUCE_SCALAR = 2 };
+enum ditmk_sfpu_op {
+  DITMK_SFPU_EXP = 0,
+  DITMK_SFPU_RECIP = 1,
+  DITMK_SFPU_SQRT = 2,
+  DITMK_SFPU_RSQRT = 3,
+  DITMK_SFPU_GELU = 4,
+  DITMK_SFPU_SILU = 5
+};
+
+/* DST register steps: tile_regs_* and the older acquire_dst/release_dst pair. */
+enum ditmk_dst_step {
+  DITMK_DST_ACQUIRE = 0,
+  DITMK_DST_COMMIT = 1,
+  DITMK_DST_WAIT = 2,
+  DITMK_DST_RELEASE = 3,
+  DITMK_DST_ACQUIRE_LEGACY = 4,
+  DITMK_DST_RELEASE_LEGACY = 5
+};
+
+/* matmul_tiles' transpose argument when the call has none: the init's transpose applies. */
+#define DITMK_MATMUL_TRANSPOSE_FROM_INIT 0xFFFFFFFFu
+
+typedef struct ditmk_device_abi {
+  /* faults, printing, profiling */
+  void (*fault)(uint32_t kind, const char* message);
+  void (*dprint)(uint32_t item, uint64_t bits);
+  void (*dprint_text)(const char* text, uint32_t size);
+  void (*dprint_format)(const char* format, const ditmk_dprint_arg* args, uint32_t count);
+  void (*zone_begin)(void* storage, const char* name);
+  void (*zone_end)(void* storage);
+
+  /* where the kernel runs: logical coordinates, which the emulator also uses as NoC coordinates */
+  uint32_t (*my_x)(void);
+  uint32_t (*my_y)(void);
+
+  /* runtime args: values, and the address of a copy the kernel may read through a pointer */
+  uint32_t (*arg)(uint32_t index);
+  uint32_t (*common_arg)(uint32_t index);
+  uint32_t* (*arg_address)(uint32_t index);
+  uint32_t* (*common_arg_address)(uint32_t index);
+
+  /* circular buffers of the running core */
+  void (*cb_reserve_back)(uint32_t cb, uint32_t pages);
+  void (*cb_push_back)(uint32_t cb, uint32_t pages);
+  void (*cb_wait_front)(uint32_t cb, uint32_t pages);
+  void (*cb_pop_front)(uint32_t cb, uint32_t pages);
+  uint32_t (*cb_pages_ready)(uint32_t cb, uint32_t pages, uint32_t at_front); /* non-blocking poll */
+  uint32_t (*get_write_ptr)(uint32_t cb);
+  uint32_t (*get_read_ptr)(uint32_t cb);
+  uint32_t (*get_tile_size)(uint32_t cb);
+  uint32_t (*get_dataformat)(uint32_t cb); /* tt-metal's DataFormat value */
+
+  /* NoC addresses and transfers */
+  uint64_t (*noc_addr)(uint32_t x, uint32_t y, uint32_t l1_address);
+  uint64_t (*noc_multicast_addr)(uint32_t x_start, uint32_t y_start, uint32_t x_end, uint32_t y_end,
+                                 uint32_t l1_address, uint32_t noc);
+  uint64_t (*dram_noc_addr)(uint32_t bank, uint32_t bank_address);
+  void (*noc_async_read)(uint64_t src_noc_addr, uint32_t dst_l1, uint32_t size);
+  void (*noc_async_write)(uint32_t src_l1, uint64_t dst_noc_addr, uint32_t size);
+  void (*noc_async_write_multicast)(uint32_t src_l1, uint64_t dst_mcast_addr, uint32_t size, uint32_t num_dests,
+                                    uint32_t loopback);
+  void (*noc_barrier)(uint32_t which); /* ditmk_noc_barrier */
+
+  /* semaphores */
+  uint32_t (*get_semaphore)(uint32_t id);
+  void (*noc_semaphore_wait)(uint32_t sem_l1, uint32_t value, uint32_t at_least);
+  void (*noc_semaphore_set)(uint32_t sem_l1, uint32_t value);
+  void (*noc_semaphore_inc)(uint64_t sem_noc_addr, uint32_t increment);
+  void (*noc_semaphore_set_multicast)(uint32_t src_sem_l1, uint64_t dst_mcast_addr, uint32_t num_dests,
+                                      uint32_t loopback);
+
+  /* compute (TRISC) */
+  void (*compute_init)(uint32_t init, uint32_t param0, uint32_t param1); /* ditmk_compute_init */
+  void (*dst)(uint32_t step);                                            /* ditmk_dst_step */
+  void (*copy_tile)(uint32_t cb, uint32_t tile, uint32_t dst);
+  void (*transpose_wh_tile)(uint32_t cb, uint32_t tile, uint32_t dst);
+  void (*binary_tiles)(uint32_t op, uint32_t broadcast, uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b,
+                       uint32_t dst);
+  void (*matmul_tiles)(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst,
+                       uint32_t transpose);
+  void (*reduce_tile)(uint32_t pool, uint32_t dim, uint32_t cb, uint32_t cb_scaler, uint32_t tile, uint32_t tile_scaler,
+                      uint32_t dst);
+  void (*sfpu_tile)(uint32_t op, uint32_t dst); /* ditmk_sfpu_op */
+  void (*pack_tile)(uint32_t dst, uint32_t cb, uint32_t out_tile, uint32_t out_of_order);
+} ditmk_device_abi;
+
+#endif /* DITMK_DEVICE_ABI_H */

@@ -1,0 +1,307 @@
+#include "ditmk/tt/dialect/kernel_compiler.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "ditmk/core/error.hpp"
+#include "ditmk/io/atomic_file.hpp"
+#include "ditmk/tt/dialect/include/ditmk_device_abi.h"
+#include "ditmk/tt/dialect/subprocess.hpp"
+
+namespace ditmk::tt::dialect {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// 128 bits of FNV-1a (two 64-bit streams with different bases): a cache key, not a defence against
+// anyone crafting collisions (the cache is the user's own folder).
+std::string hash_text(std::string_view text) {
+  uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
+  for (unsigned char c : text) {
+    a = (a ^ c) * 0x100000001b3ull;
+    b = (b ^ c) * 0x100000001b3ull;
+    b ^= b >> 29;
+  }
+  return fmt::format("{:016x}{:016x}", a, b);
+}
+
+std::optional<std::string> file_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string compiler() {
+  const char* cxx = std::getenv("DITMK_KERNEL_CXX");
+  return cxx && *cxx ? cxx : "c++";
+}
+
+// What the compiler says it is: part of every key, so a compiler upgrade rebuilds the cache.
+const std::string& compiler_identity() {
+  static const std::string identity = [] {
+    const ProcessResult version = run_process({compiler(), "--version"});
+    require(version.status == 0, "cannot run the kernel compiler '{}' (set DITMK_KERNEL_CXX): {}", compiler(),
+            version.output.substr(0, version.output.find('\n')));
+    return compiler() + "\n" + version.output.substr(0, version.output.find('\n'));
+  }();
+  return identity;
+}
+
+const char* processor_define(emu::Processor processor) {
+  switch (processor) {
+    case emu::Processor::brisc: return "-DCOMPILE_FOR_BRISC";
+    case emu::Processor::ncrisc: return "-DCOMPILE_FOR_NCRISC";
+    case emu::Processor::trisc: return "-DCOMPILE_FOR_TRISC";
+  }
+  return "";
+}
+
+std::vector<std::string> compile_flags(const KernelBuild& build) {
+  std::vector<std::string> flags = {
+      "-std=c++17", "-O2", "-g0", "-fPIC", "-shared", "-fvisibility=hidden", "-fno-exceptions", "-fno-rtti",
+      "-fno-threadsafe-statics", "-fasynchronous-unwind-tables", "-ffreestanding", "-nostdlib",
+      "-Wl,--no-undefined", "-I" + device_include_dir().string(), "-I" + build.source.parent_path().string(),
+      processor_define(build.processor)};
+  const bool compute = build.processor == emu::Processor::trisc;
+  if (compute) {
+    flags.push_back(fmt::format("-DDST_ACCUM_MODE={}", build.fp32_dest_acc_en ? 1 : 0));
+    flags.push_back(fmt::format("-DMATH_FIDELITY={}", build.math_fidelity));
+    flags.push_back(fmt::format("-DAPPROX={}", build.math_approx_mode ? 1 : 0));
+  } else {
+    flags.push_back(fmt::format("-DNOC_INDEX={}", build.noc));
+  }
+  if (!build.compile_time_args.empty()) {
+    flags.push_back(fmt::format("-DKERNEL_COMPILE_TIME_ARGS={}", fmt::join(build.compile_time_args, ",")));
+  }
+  if (!build.named_args.empty()) {
+    std::vector<std::string> pairs;
+    for (const auto& [name, value] : build.named_args) pairs.push_back(fmt::format("{{\"{}\",{}}}", name, value));
+    flags.push_back(fmt::format("-DKERNEL_COMPILE_TIME_ARG_MAP={{{}}}", fmt::join(pairs, ",")));
+  }
+  for (const auto& [name, value] : build.defines) flags.push_back(fmt::format("-D{}={}", name, value));
+  return flags;
+}
+
+// tt-metal's JIT wraps the kernel in firmware that includes it; ours wraps it in the prelude (args,
+// the ABI pointer) and the exported entry. Data-movement kernels see the dataflow API unasked.
+std::string wrapper_text(const KernelBuild& build) {
+  std::string text = "#include \"ditmk_kernel_prelude.h\"\n";
+  if (build.processor != emu::Processor::trisc) text += "#include \"api/dataflow/dataflow_api.h\"\n";
+  text += fmt::format("#include \"{}\"\n", fs::absolute(build.source).string());
+  text += "#include \"ditmk_kernel_entry.h\"\n";
+  return text;
+}
+
+bool under(const fs::path& path, const fs::path& folder) {
+  const fs::path rel = path.lexically_relative(folder);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+// The standard headers a kernel may include: those with nothing hosted behind them.
+const std::set<std::string>& freestanding_headers() {
+  static const std::set<std::string> names = {
+      "cstdint", "cstddef", "climits", "cfloat", "cstdarg", "type_traits", "array", "utility", "limits",
+      "bit", "initializer_list", "tuple", "compare", "concepts", "ratio", "stdint.h", "stddef.h", "limits.h",
+      "float.h", "stdbool.h", "stdarg.h"};
+  return names;
+}
+
+// The line of `parent` that includes `name`, or 0.
+int include_line(const fs::path& parent, const std::string& name) {
+  std::ifstream in(parent);
+  std::string line;
+  const std::regex directive("^\\s*#\\s*include\\s*[<\"]([^>\"]+)[>\"]");
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::smatch m;
+    if (std::regex_search(line, m, directive) && fs::path(m[1].str()).filename() == name) return number;
+  }
+  return 0;
+}
+
+std::string shown_path(const fs::path& path, const KernelBuild& build) {
+  std::error_code ec;
+  if (fs::equivalent(path, build.source, ec)) return build.source_name;
+  const fs::path rel = path.lexically_relative(fs::current_path());
+  return !rel.empty() && *rel.begin() != ".." ? rel.string() : path.string();
+}
+
+// Kernel hygiene from the compiler's -H include tree: every header that the kernel, its own folder
+// or the device headers include must itself be one of those or a freestanding standard header.
+void check_includes(const std::string& output, const fs::path& wrapper, const KernelBuild& build) {
+  const fs::path device = fs::weakly_canonical(device_include_dir());
+  const fs::path folder = fs::weakly_canonical(build.source.parent_path());
+  auto is_user = [&](const fs::path& p) { return p == wrapper || under(p, device) || under(p, folder); };
+  std::vector<fs::path> stack = {wrapper};
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    std::size_t depth = 0;
+    while (depth < line.size() && line[depth] == '.') ++depth;
+    if (depth == 0 || depth >= line.size() || line[depth] != ' ' || depth > stack.size()) continue;
+    const fs::path header = fs::weakly_canonical(line.substr(depth + 1));
+    stack.resize(depth);
+    const fs::path& parent = stack.back();
+    if (is_user(parent) && !is_user(header) && !freestanding_headers().count(header.filename().string())) {
+      const int at = include_line(parent, header.filename().string());
+      fail("{}:{}: includes <{}>, a host header: kernels see only the device API and freestanding C++ "
+           "(<cstdint>, <type_traits>, <array>, <utility>, <limits>, ...) (compiling for {})",
+           shown_path(parent, build), at, header.filename().string(), emu::processor_name(build.processor));
+    }
+    stack.push_back(header);
+  }
+}
+
+// One line from the compiler's output: the first error, with the kernel named as the descriptor does.
+[[noreturn]] void fail_compile(const std::string& output, const KernelBuild& build, const fs::path& log) {
+  const std::regex error_line("^(.+?):(\\d+):(?:\\d+:)? (?:fatal )?error: (.*)$");
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, error_line)) {
+      fail("{}:{}: error: {} (compiling for {}; compiler log {})", shown_path(m[1].str(), build), m[2].str(),
+           m[3].str(), emu::processor_name(build.processor), log.string());
+    }
+    const std::size_t undefined = line.find("undefined reference to");
+    if (undefined != std::string::npos) {
+      fail("{}: {}: kernels link against the device API alone (compiling for {}; compiler log {})",
+           build.source_name, line.substr(undefined), emu::processor_name(build.processor), log.string());
+    }
+  }
+  fail("{}: the compiler failed for {}: {} (compiler log {})", build.source_name,
+       emu::processor_name(build.processor), output.substr(0, output.find('\n')), log.string());
+}
+
+// `<hash> <path>` per line: what the object was built from (the wrapper aside: its text is in the key).
+std::string deps_manifest(const fs::path& depfile, const fs::path& wrapper) {
+  std::string text = file_text(depfile).value_or("");
+  for (char& c : text) {
+    if (c == '\\' || c == '\n') c = ' ';  // line continuations: every name is one word
+  }
+  const std::size_t colon = text.find(": ");
+  std::istringstream words(colon == std::string::npos ? "" : text.substr(colon + 2));
+  std::string manifest;
+  for (std::string word; words >> word;) {
+    if (fs::path(word) == wrapper) continue;
+    const std::optional<std::string> content = file_text(word);
+    require(content.has_value(), "kernel cache: cannot read {}, which the kernel includes", word);
+    manifest += hash_text(*content) + " " + fs::absolute(word).string() + "\n";
+  }
+  return manifest;
+}
+
+bool deps_unchanged(const fs::path& manifest) {
+  const std::optional<std::string> text = file_text(manifest);
+  if (!text) return false;
+  std::istringstream lines(*text);
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t space = line.find(' ');
+    if (space == std::string::npos) return false;
+    const std::optional<std::string> content = file_text(line.substr(space + 1));
+    if (!content || hash_text(*content) != line.substr(0, space)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+LoadedKernel::~LoadedKernel() { dlclose(handle_); }
+
+fs::path device_include_dir() {
+  if (const char* dir = std::getenv("DITMK_DEVICE_INCLUDE"); dir && *dir) return dir;
+  // An installed ditmk (the wheel) carries the headers beside its binary; a build uses its sources.
+  std::error_code ec;
+  const fs::path installed = fs::read_symlink("/proc/self/exe", ec).parent_path().parent_path() / "share" / "device_include";
+  if (!ec && fs::is_regular_file(installed / "ditmk_device_abi.h")) return installed;
+  return DITMK_DEVICE_INCLUDE_DIR;
+}
+
+fs::path KernelCompiler::default_kernel_cache() {
+  if (const char* dir = std::getenv("DITMK_KERNEL_CACHE"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "ditmk" / "kernels";
+  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "ditmk" / "kernels";
+  return fs::temp_directory_path() / "ditmk-kernels";
+}
+
+KernelCompiler::KernelCompiler(fs::path cache_dir) : cache_dir_(std::move(cache_dir)) {}
+
+std::shared_ptr<LoadedKernel> KernelCompiler::load(const KernelBuild& build) {
+  require(fs::is_regular_file(build.source), "{}: no such kernel file", build.source_name);
+  const Clock::time_point start = Clock::now();
+  const std::vector<std::string> flags = compile_flags(build);
+  const std::string wrapper = wrapper_text(build);
+  const std::string key = hash_text(fmt::format("{}\n{}\n{}", compiler_identity(), fmt::join(flags, "\n"), wrapper));
+  if (auto it = loaded_.find(key); it != loaded_.end()) {
+    if (std::shared_ptr<LoadedKernel> kernel = it->second.lock()) {
+      ++stats_.cache_hits;
+      return kernel;
+    }
+  }
+  std::error_code ec;
+  fs::create_directories(cache_dir_, ec);
+  require(!ec, "kernel cache {}: {}", cache_dir_.string(), ec.message());
+  const fs::path object = cache_dir_ / (key + ".so");
+  const fs::path manifest = cache_dir_ / (key + ".deps");
+  if (fs::exists(object) && deps_unchanged(manifest)) {
+    ++stats_.cache_hits;
+  } else {
+    const Clock::time_point compile_start = Clock::now();
+    const fs::path work = cache_dir_ / fmt::format("{}.build-{}", key, getpid());
+    fs::create_directories(work);
+    const fs::path wrapper_path = work / "wrapper.cpp";
+    io::write_file_atomic(wrapper_path.string(), wrapper);
+    std::vector<std::string> argv = {compiler()};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    for (const char* extra : {"-H", "-MD", "-MF"}) argv.push_back(extra);
+    argv.push_back((work / "deps.d").string());
+    argv.push_back(wrapper_path.string());
+    argv.push_back("-o");
+    argv.push_back((work / "kernel.so").string());
+    const ProcessResult result = run_process(argv);
+    const fs::path log = cache_dir_ / (key + ".log");
+    io::write_file_atomic(log.string(), result.output);
+    try {
+      check_includes(result.output, fs::weakly_canonical(wrapper_path), build);
+      if (result.status != 0) fail_compile(result.output, build, log);
+      io::write_file_atomic(manifest.string(), deps_manifest(work / "deps.d", wrapper_path));
+    } catch (...) {
+      fs::remove_all(work, ec);
+      throw;
+    }
+    fs::rename(work / "kernel.so", object);
+    fs::remove_all(work, ec);
+    ++stats_.compiled;
+    stats_.compile_seconds += seconds_since(compile_start);
+  }
+  void* handle = dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
+  require(handle != nullptr, "{}: cannot load the compiled kernel: {}", build.source_name, dlerror());
+  auto version = reinterpret_cast<uint32_t (*)()>(dlsym(handle, "ditmk_kernel_abi_version"));
+  auto entry = reinterpret_cast<KernelEntry>(dlsym(handle, "ditmk_kernel_entry"));
+  if (!version || !entry || version() != DITMK_DEVICE_ABI_VERSION) {
+    dlclose(handle);
+    fail("{}: the compiled kernel {} does not speak device ABI {}", build.source_name, object.string(),
+         DITMK_DEVICE_ABI_VERSION);
+  }
+  auto kernel = std::make_shared<LoadedKernel>(handle, entry);
+  loaded_[key] = kernel;
+  stats_.load_seconds += seconds_since(start);
+  return kernel;
+}
+
+}  // namespace ditmk::tt::dialect

@@ -1,0 +1,84 @@
+#pragma once
+// Kernels compiled at run time, the way tt-metal's JIT build does it: each kernel file is compiled
+// once per processor it runs on, with its compile-time args and defines, by the host C++ compiler,
+// into a shared object that the emulator loads. Kernels are built against the device headers alone
+// (src/ditmk/tt/dialect/include), freestanding, without exceptions or the C and C++ runtimes; a
+// kernel that includes a host header is refused. Objects are cached by a hash of everything that
+// goes in (the wrapper, the kernel source and every header it reached, args, defines, flags and the
+// compiler), so a second run of the same program compiles nothing.
+//
+// A kernel is native code running inside ditmk: run only kernels you trust.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ditmk/tt/emu/chip.hpp"
+
+struct ditmk_device_abi;
+
+namespace ditmk::tt::dialect {
+
+// Everything one compile of one kernel for one processor depends on besides the files.
+struct KernelBuild {
+  std::filesystem::path source;  // the kernel file
+  std::string source_name;       // as the descriptor names it (errors use it)
+  emu::Processor processor = emu::Processor::ncrisc;
+  uint32_t noc = 0;  // data movement: NOC_INDEX
+  std::vector<uint32_t> compile_time_args;
+  std::vector<std::pair<std::string, uint32_t>> named_args;
+  std::vector<std::pair<std::string, std::string>> defines;
+  // compute only
+  uint32_t math_fidelity = 3;  // 0 LoFi .. 3 HiFi4
+  bool fp32_dest_acc_en = false;
+  bool math_approx_mode = false;
+};
+
+using KernelEntry = void (*)(const ditmk_device_abi*);
+
+// A loaded kernel object; the entry stays valid while it is alive.
+class LoadedKernel {
+ public:
+  LoadedKernel(void* handle, KernelEntry entry) : handle_(handle), entry_(entry) {}
+  ~LoadedKernel();
+  LoadedKernel(const LoadedKernel&) = delete;
+  LoadedKernel& operator=(const LoadedKernel&) = delete;
+  KernelEntry entry() const { return entry_; }
+
+ private:
+  void* handle_;
+  KernelEntry entry_;
+};
+
+struct CompileStats {
+  uint32_t compiled = 0;    // objects built this time
+  uint32_t cache_hits = 0;  // objects found in the cache
+  double compile_seconds = 0;  // wall time spent in the compiler
+  double load_seconds = 0;     // wall time spent checking the cache and loading
+};
+
+class KernelCompiler {
+ public:
+  explicit KernelCompiler(std::filesystem::path cache_dir = default_kernel_cache());
+  // Compiles (or finds in the cache) and loads; throws ditmk::Error with one line on a compile error
+  // ("kernels/reader.cpp:12: error: ... (compiling for BRISC)") or a refused include.
+  std::shared_ptr<LoadedKernel> load(const KernelBuild& build);
+  const CompileStats& stats() const { return stats_; }
+  const std::filesystem::path& cache_dir() const { return cache_dir_; }
+
+  // $DITMK_KERNEL_CACHE, else $XDG_CACHE_HOME/ditmk/kernels, else ~/.cache/ditmk/kernels.
+  static std::filesystem::path default_kernel_cache();
+
+ private:
+  std::filesystem::path cache_dir_;
+  CompileStats stats_;
+  std::map<std::string, std::weak_ptr<LoadedKernel>> loaded_;  // by cache key
+};
+
+// The device headers: $DITMK_DEVICE_INCLUDE, else the ones the build was made from.
+std::filesystem::path device_include_dir();
+
+}  // namespace ditmk::tt::dialect

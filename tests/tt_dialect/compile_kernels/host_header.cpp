@@ -1,0 +1,3 @@
+#include <vector>
+
+void kernel_main() {}
