@@ -4,11 +4,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include <unistd.h>
-
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/dialect/kernel_compiler.hpp"
 #include "support/error_of.hpp"
+#include "support/temp_dir.hpp"
 
 namespace ditmk::tt::dialect {
 namespace {
@@ -17,12 +16,6 @@ namespace fs = std::filesystem;
 
 fs::path kernel(const char* name) { return fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/compile_kernels" / name; }
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("ditmk-" + name + "-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 KernelBuild reader(const fs::path& source) {
   KernelBuild build;
@@ -37,14 +30,16 @@ std::string load_error(KernelCompiler& compiler, const KernelBuild& build) {
 }
 
 TEST(KernelCompiler, HostHeaderIsRefusedInOneLine) {
-  KernelCompiler compiler(fresh_dir("hygiene"));
+  testing::TempDir cache;
+  KernelCompiler compiler(cache.path());
   const std::string error = load_error(compiler, reader(kernel("host_header.cpp")));
   EXPECT_NE(error.find("host_header.cpp:1: includes <vector>, a host header"), std::string::npos) << error;
   EXPECT_EQ(error.find('\n'), std::string::npos) << error;
 }
 
 TEST(KernelCompiler, CompileErrorNamesFileAndLine) {
-  KernelCompiler compiler(fresh_dir("syntax"));
+  testing::TempDir cache;
+  KernelCompiler compiler(cache.path());
   const std::string error = load_error(compiler, reader(kernel("does_not_compile.cpp")));
   EXPECT_NE(error.find("does_not_compile.cpp:5: error:"), std::string::npos) << error;
   EXPECT_NE(error.find("no_such_call"), std::string::npos) << error;
@@ -53,14 +48,16 @@ TEST(KernelCompiler, CompileErrorNamesFileAndLine) {
 }
 
 TEST(KernelCompiler, RuntimeLibrariesAreNotLinked) {
-  KernelCompiler compiler(fresh_dir("link"));
+  testing::TempDir cache;
+  KernelCompiler compiler(cache.path());
   const std::string error = load_error(compiler, reader(kernel("calls_malloc.cpp")));
   EXPECT_NE(error.find("undefined reference to `malloc'"), std::string::npos) << error;
   EXPECT_EQ(error.find('\n'), std::string::npos) << error;
 }
 
 TEST(KernelCompiler, SecondBuildComesFromTheCacheUntilTheSourceChanges) {
-  const fs::path cache = fresh_dir("cache");
+  testing::TempDir dir;
+  const fs::path cache = dir.path();
   const fs::path source = cache / "kernel.cpp";
   fs::copy_file(kernel("minimal.cpp"), source);
   {
@@ -85,7 +82,8 @@ TEST(KernelCompiler, SecondBuildComesFromTheCacheUntilTheSourceChanges) {
 }
 
 TEST(KernelCompiler, MissingSourceIsNamed) {
-  KernelCompiler compiler(fresh_dir("missing"));
+  testing::TempDir cache;
+  KernelCompiler compiler(cache.path());
   KernelBuild build = reader("/nonexistent/kernel.cpp");
   build.source_name = "kernels/gone.cpp";
   EXPECT_EQ(load_error(compiler, build), "kernels/gone.cpp: no such kernel file");

@@ -229,8 +229,8 @@ void run_descriptor_program(const EmulateArgs& args) {
   }
   fmt::print("{}: {} kernel(s) on {} core(s): clean; {} output(s) written\n", program.name, program.kernels.size(),
              cores.size(), run.outputs.size());
-  fmt::print("kernels: {} compiled ({:.2f} s), {} from the cache; load {:.2f} s, run {:.3f} s\n", run.compile.compiled,
-             run.compile.compile_seconds, run.compile.cache_hits, run.compile.load_seconds, run.run_seconds);
+  fmt::print("kernels: {} compiled ({:.2f} s), {} from the cache; load {:.2f} s, run {:.1f} ms\n", run.compile.compiled,
+             run.compile.compile_seconds, run.compile.cache_hits, run.compile.load_seconds, run.run_seconds * 1e3);
   fmt::print("time lower bound {:.2f} us ({})", run.report.bound.seconds * 1e6, run.report.bound.limited_by);
   if (run.report.timing) fmt::print("; predicted {:.2f} us on the chip", run.report.timing->seconds(run.report.timing->end) * 1e6);
   fmt::print("\n");

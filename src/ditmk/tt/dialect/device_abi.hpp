@@ -16,7 +16,7 @@ const ditmk_device_abi& device_abi();
 
 // Where finished DPRINT lines go: `where` names the kernel, core and processor ("kernel
 // kernels/reader.cpp on core (0,0) NCRISC"). By default each line is written to stderr as
-// "DPRINT <where>: <line>".
+// "DPRINT <where>: <line>"; an empty sink restores that.
 using DprintSink = std::function<void(std::string_view where, std::string_view line)>;
 void set_dprint_sink(DprintSink sink);
 

@@ -16,10 +16,10 @@ namespace ditmk::tt::dialect {
 
 namespace {
 
+void print_to_stderr(std::string_view where, std::string_view line) { fmt::print(stderr, "DPRINT {}: {}\n", where, line); }
+
 DprintSink& sink() {
-  static DprintSink current = [](std::string_view where, std::string_view line) {
-    fmt::print(stderr, "DPRINT {}: {}\n", where, line);
-  };
+  static DprintSink current = print_to_stderr;
   return current;
 }
 
@@ -111,7 +111,7 @@ void push_arg(fmt::dynamic_format_arg_store<fmt::format_context>& store, const d
 
 }  // namespace
 
-void set_dprint_sink(DprintSink new_sink) { sink() = std::move(new_sink); }
+void set_dprint_sink(DprintSink new_sink) { sink() = new_sink ? std::move(new_sink) : DprintSink(print_to_stderr); }
 
 namespace abi {
 

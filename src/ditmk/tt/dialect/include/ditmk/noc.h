@@ -1,7 +1,7 @@
 #pragma once
 // NoC addresses and transfers of a data-movement kernel, as tt-metal's dataflow API declares them.
 // The emulator models what each call means: a read takes its source when issued and lands at the
-// read barrier, a write lands at the write barrier (docs/tt-dialect-calls.md). Arguments tt-metal
+// read barrier, a write lands at the write barrier (docs/tt-dialect.md). Arguments tt-metal
 // uses to pick hardware resources (the noc of each call, virtual channels, linked transactions,
 // max_page_size, tracing) are accepted and ignored: every transfer rides the kernel's own NoC.
 #include <stdint.h>

@@ -1,0 +1,45 @@
+// DPRINT lines carry the kernel, core and processor; DeviceZoneScopedN is a zone of the timing model.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "ditmk/tt/dialect/device_abi.hpp"
+#include "ditmk/tt/dialect/host_api.hpp"
+#include "ditmk/tt/emu/timing_model.hpp"
+
+namespace ditmk::tt::dialect {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(DialectDebug, DprintNamesWhereAndZoneIsTimed) {
+  std::vector<std::string> lines;
+  set_dprint_sink([&](std::string_view where, std::string_view line) {
+    lines.push_back(std::string(where) + ": " + std::string(line));
+  });
+  HostDevice device(fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  device.emulator().set_timing(true);
+  Program program = CreateProgram();
+  const CoreRangeSet cores = {{{2, 1}, {3, 1}}};
+  const KernelHandle k = CreateKernel(
+      program, fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/compile_kernels/dprint_zone.cpp", cores,
+      WriterDataMovementConfig{});
+  SetRuntimeArgs(program, k, {2, 1}, {7});
+  SetRuntimeArgs(program, k, {3, 1}, {9});
+  const emu::LaunchReport report = EnqueueProgram(device, program);
+  set_dprint_sink(nullptr);
+  ASSERT_TRUE(report.clean()) << emu::to_string(report.faults.front());
+  std::sort(lines.begin(), lines.end());
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_NE(lines[0].find("dprint_zone.cpp on core (2,1) BRISC: tiles 7 at x 2"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find("dprint_zone.cpp on core (3,1) BRISC: tiles 9 at x 3"), std::string::npos) << lines[1];
+  ASSERT_NE(report.timing, nullptr);
+  const auto& zones = report.timing->zone_names;
+  EXPECT_NE(std::find(zones.begin(), zones.end(), "greeting"), zones.end());
+}
+
+}  // namespace
+}  // namespace ditmk::tt::dialect

@@ -1,0 +1,103 @@
+// `ditmk emulate --descriptor` as a user runs it: outputs, the kernel cache across runs, and bad
+// input (one line naming the file or field, exit 1, no output file).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ditmk/io/npy.hpp"
+#include "support/cli_runner.hpp"
+
+namespace ditmk::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kLoopback = fs::path(DITMK_SOURCE_DIR) / "examples/tt/loopback";
+
+// The loopback example copied into `dir` with its input, optionally edited.
+fs::path loopback_in(const TempDir& dir, const std::function<void(nlohmann::json&)>& edit = {}) {
+  fs::copy(kLoopback / "kernels", dir.path() / "kernels", fs::copy_options::recursive);
+  nlohmann::json program = nlohmann::json::parse(std::ifstream(kLoopback / "program.json"));
+  if (edit) edit(program);
+  const fs::path file = dir.path() / "program.json";
+  std::ofstream(file) << program.dump(1);
+  Tensor src(DType::F32, {256, 256});
+  for (int64_t i = 0; i < src.numel(); ++i) src.data<float>()[i] = float(i % 977) * 0.25f;
+  io::write_npy(dir / "src.npy", src.view());
+  return file;
+}
+
+std::string emulate(const fs::path& program, const TempDir& cache) {
+  return "emulate --descriptor " + program.string() + " --kernel-cache " + cache.path().string();
+}
+
+TEST(EmulateDescriptor, SecondRunCompilesNothing) {
+  TempDir dir, cache;
+  const fs::path program = loopback_in(dir);
+  const CliResult first = run_ditmk(emulate(program, cache));
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.out.find("kernels: 1 compiled"), std::string::npos) << first.out;
+  const Tensor src = io::read_npy(dir / "src.npy");
+  const Tensor dst = io::read_npy(dir / "dst.npy");
+  ASSERT_EQ(dst.nbytes(), src.nbytes());
+  EXPECT_EQ(std::memcmp(dst.bytes(), src.bytes(), src.nbytes()), 0);
+  fs::remove(dir / "dst.npy");
+  const CliResult second = run_ditmk(emulate(program, cache));
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_NE(second.out.find("kernels: 0 compiled (0.00 s), 1 from the cache"), std::string::npos) << second.out;
+  EXPECT_TRUE(fs::exists(dir / "dst.npy"));
+}
+
+void expect_refused(const CliResult& r, const TempDir& dir, const std::string& must_name) {
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_NE(r.err.find(must_name), std::string::npos) << "expected '" << must_name << "' in: " << r.err;
+  EXPECT_FALSE(fs::exists(dir / "dst.npy"));
+}
+
+TEST(EmulateDescriptor, BadFieldIsOneLineNamingIt) {
+  TempDir dir, cache;
+  const fs::path program = loopback_in(dir, [](nlohmann::json& p) { p["kernels"][0]["core_ranges"][0]["end"] = {11, 0}; });
+  expect_refused(run_ditmk(emulate(program, cache)), dir, "program.json: kernels[0].core_ranges[0].end");
+}
+
+TEST(EmulateDescriptor, MissingInputIsNamed) {
+  TempDir dir, cache;
+  const fs::path program = loopback_in(dir);
+  fs::remove(dir / "src.npy");
+  expect_refused(run_ditmk(emulate(program, cache)), dir, "src.npy");
+}
+
+TEST(EmulateDescriptor, WrongInputShapeIsNamed) {
+  TempDir dir, cache;
+  const fs::path program = loopback_in(dir);
+  io::write_npy(dir / "src.npy", Tensor(DType::F32, {128, 256}).view());
+  expect_refused(run_ditmk(emulate(program, cache)), dir, "tensor 'src' has shape [128, 256]");
+}
+
+TEST(EmulateDescriptor, KernelThatDoesNotCompileIsOneLine) {
+  TempDir dir, cache;
+  const fs::path program = loopback_in(dir);
+  std::ofstream(dir / "kernels/loopback.cpp", std::ios::app) << "\nvoid broken() { return 1; }\n";
+  expect_refused(run_ditmk(emulate(program, cache)), dir, "kernels/loopback.cpp:");
+}
+
+TEST(EmulateDescriptor, FaultNamesKernelAndWritesNoOutput) {
+  TempDir dir, cache;
+  // One page more than the input holds: the kernel reads past the buffer.
+  const fs::path program = loopback_in(dir, [](nlohmann::json& p) { p["kernels"][0]["runtime_args"][0]["args"][2] = 65; });
+  const CliResult r = run_ditmk(emulate(program, cache));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("fault: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("kernels/loopback.cpp on core (0,0) BRISC"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "dst.npy"));
+}
+
+}  // namespace
+}  // namespace ditmk::testing
