@@ -5,7 +5,7 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/cpu/kernels/gemm.hpp"
-#include "ditmk/tt/format/bfp8.hpp"
+#include "ditmk/format/bfp8.hpp"
 #include "random_data.hpp"
 
 namespace ditmk::cpu {
@@ -160,11 +160,11 @@ TEST(Gemm, InKernelDecodeEqualsCodec) {
       for (int64_t c = 0; c < n; ++c) {
         for (int64_t g = 0; g < k / 16; ++g) {
           uint8_t mantissas[16];
-          const uint8_t e = tt::bfp8_encode_group(src.data<float>() + c * k + g * 16, mantissas);
+          const uint8_t e = format::bfp8_encode_group(src.data<float>() + c * k + g * 16, mantissas);
           for (int64_t i = 0; i < 16; ++i) {
             const int64_t kk = g * 16 + i;
             const float source = src.data<float>()[c * k + kk];
-            const float expected = f == WeightFormat::bf16 ? round_to_bf16(source) : tt::bfp8_decode_value(e, mantissas[i]);
+            const float expected = f == WeightFormat::bf16 ? round_to_bf16(source) : format::bfp8_decode_value(e, mantissas[i]);
             ASSERT_EQ(y[std::size_t(kk * n + c)], expected) << isa_name(isa) << " " << weight_format_name(f) << " " << c << "," << kk;
           }
         }

@@ -2,7 +2,7 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/cpu/kernels/packed_weights.hpp"
-#include "ditmk/tt/format/bfp8.hpp"
+#include "ditmk/format/bfp8.hpp"
 #include "random_data.hpp"
 
 namespace ditmk::cpu {
@@ -54,9 +54,9 @@ TEST(PackedWeights, Bfp8GroupsFollowKAndMatchTheCodec) {
       float group[16] = {};
       for (int64_t i = 0; i < 16 && g * 16 + i < k; ++i) group[i] = src.data<float>()[nn * k + g * 16 + i];
       uint8_t mantissas[16];
-      const uint8_t e = tt::bfp8_encode_group(group, mantissas);
+      const uint8_t e = format::bfp8_encode_group(group, mantissas);
       for (int64_t i = 0; i < 16 && g * 16 + i < k; ++i)
-        ASSERT_EQ(w.value(nn, g * 16 + i), tt::bfp8_decode_value(e, mantissas[i])) << nn << "," << g * 16 + i;
+        ASSERT_EQ(w.value(nn, g * 16 + i), format::bfp8_decode_value(e, mantissas[i])) << nn << "," << g * 16 + i;
     }
   }
   EXPECT_EQ(w.bytes(), std::size_t(2 * 4 * PackedWeights::kBfp8GroupBytes));

@@ -6,7 +6,7 @@
 
 #include "ditmk/core/dtype.hpp"
 #include "ditmk/tt/emu/dram.hpp"
-#include "ditmk/tt/format/codec.hpp"
+#include "ditmk/tt/formats.hpp"
 #include "small_program.hpp"
 
 namespace ditmk::tt::emu {

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "ditmk/tt/format/codec.hpp"
+#include "ditmk/tt/formats.hpp"
 
 namespace ditmk::tt::testing {
 

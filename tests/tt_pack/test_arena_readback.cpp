@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "ditmk/core/error.hpp"
-#include "ditmk/tt/format/codec.hpp"
+#include "ditmk/tt/formats.hpp"
 #include "ditmk/tt/pack/arena_reader.hpp"
 #include "ditmk/tt/pack/pack_files.hpp"
 #include "expected_ops.hpp"

@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "ditmk/model/precompute.hpp"
-#include "ditmk/ref/ops.hpp"
+#include "ditmk/model/float64_ops.hpp"
 #include "pack_fixture.hpp"
 
 namespace ditmk::tt::testing {
@@ -35,7 +35,7 @@ class HostTables : public ::testing::Test {
  protected:
   void SetUp() override {
     f_ = &packed(TileFormat::bfp8_b);
-    ref::Float64Ops ops;
+    model::Float64Ops ops;
     ops.threads = 2;
     e_ = f_->weights.embodiment(kPackedEmbodiment);
     steps_ = model::precompute_steps<double>(ops, f_->weights, e_);

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ditmk/io/atomic_file.hpp"
-#include "ditmk/tt/format/codec.hpp"
+#include "ditmk/tt/formats.hpp"
 #include "ditmk/tt/pack/arena_reader.hpp"
 #include "ditmk/tt/pack/pack_files.hpp"
 #include "expected_ops.hpp"

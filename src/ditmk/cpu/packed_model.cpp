@@ -6,7 +6,7 @@
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/parallel.hpp"
 #include "ditmk/model/precompute.hpp"
-#include "ditmk/ref/ops.hpp"
+#include "ditmk/model/float64_ops.hpp"
 
 namespace ditmk::cpu {
 
@@ -144,7 +144,7 @@ PackedModel pack_model(const model::Weights& w, WeightFormat format, int threads
   packer.run(threads);
 
   // weight-only tables, once, in float64
-  const auto tables = model::dit_step_tables<double>(ref::Float64Ops{threads}, w);
+  const auto tables = model::dit_step_tables<double>(model::Float64Ops{threads}, w);
   for (int s = 0; s < c.n_steps; ++s) {
     for (double v : tables.adaln[s].data) pm.adaln.push_back(float(v));
     for (double v : tables.out_modulation[s].data) pm.out_shift_scale.push_back(float(v));
@@ -171,7 +171,7 @@ PackedEmbodiment pack_embodiment(const model::Weights& w, int id, PackedModel& p
   packer.add(pm.precompute[e.state1.weight.data], e.state1.weight, e.state1.bias, WeightLayout::in_out, "state_encoder.layer1");
   packer.add(pm.precompute[e.state2.weight.data], e.state2.weight, e.state2.bias, WeightLayout::in_out, "state_encoder.layer2");
   packer.run(threads);
-  const auto tau = model::tau_bias_table<double>(ref::Float64Ops{threads}, w, e);
+  const auto tau = model::tau_bias_table<double>(model::Float64Ops{threads}, w, e);
   for (double v : tau.data) pe.tau_bias.push_back(float(v));
   return pe;
 }

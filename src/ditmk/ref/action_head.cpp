@@ -4,6 +4,8 @@
 
 namespace ditmk::ref {
 
+using model::layernorm_modulate;
+
 using model::Act;
 
 ActionHead::ActionHead(const model::Weights& weights, int embodiment, int threads)

@@ -5,9 +5,13 @@
 
 #include "ditmk/model/denoise.hpp"
 #include "ditmk/model/precompute.hpp"
-#include "ditmk/ref/ops.hpp"
+#include "ditmk/model/float64_ops.hpp"
 
 namespace ditmk::ref {
+
+using model::Act;
+using model::Float64Ops;
+using model::MatD;
 
 class ActionHead {
  public:

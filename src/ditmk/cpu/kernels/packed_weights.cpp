@@ -7,12 +7,12 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/cpu/kernels/int8_block.hpp"
-#include "ditmk/tt/format/bfp8.hpp"
+#include "ditmk/format/bfp8.hpp"
 
 namespace ditmk::cpu {
 namespace {
 
-static_assert(tt::kBfp8GroupSize == kKAlign);
+static_assert(format::kBfp8GroupSize == kKAlign);
 
 // Reads the source as a dense [N][K] float matrix whatever its layout and dtype.
 std::vector<float> read_as_n_by_k(const TensorView& source, WeightLayout layout, int64_t n, int64_t k) {
@@ -36,7 +36,7 @@ std::size_t pair_index(int64_t k, int64_t c) { return std::size_t(((k / 2) * kPa
 // byte extension. Values the codec flushes to zero are stored as zero, which keeps
 // int8 * 2^(e - 133) equal to bfp8_decode_value for every byte.
 int8_t signed_magnitude(uint8_t exponent, uint8_t mantissa) {
-  if (tt::bfp8_decode_value(exponent, mantissa) == 0.0f) return 0;
+  if (format::bfp8_decode_value(exponent, mantissa) == 0.0f) return 0;
   const int magnitude = mantissa & 0x7f;
   return int8_t((mantissa & 0x80) ? -magnitude : magnitude);
 }
@@ -141,7 +141,7 @@ PackedWeights PackedWeights::pack(const TensorView& source, WeightLayout layout,
           uint8_t mantissas[kKAlign];
           uint8_t exponent = 0;
           try {
-            exponent = tt::bfp8_encode_group(group, mantissas);
+            exponent = format::bfp8_encode_group(group, mantissas);
           } catch (const Error& e) {
             fail("{}: column {}, rows {}..{}: {}", name, n, g * kKAlign, g * kKAlign + kKAlign - 1, e.what());
           }

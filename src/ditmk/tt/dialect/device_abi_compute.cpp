@@ -13,7 +13,7 @@
 #include "ditmk/tt/emu/compute_api.hpp"
 #include "ditmk/tt/emu/dataflow_api.hpp"
 #include "ditmk/tt/emu/launch_state.hpp"
-#include "ditmk/tt/format/tile.hpp"
+#include "ditmk/tt/formats.hpp"
 
 namespace ditmk::tt::dialect::abi {
 

@@ -8,7 +8,7 @@
 #include "ditmk/tt/emu/l1_window.hpp"
 #include "ditmk/tt/emu/launch_state.hpp"
 #include "ditmk/tt/emu/noc_address.hpp"
-#include "ditmk/tt/format/tile.hpp"
+#include "ditmk/tt/formats.hpp"
 
 namespace ditmk::tt::dialect::abi {
 

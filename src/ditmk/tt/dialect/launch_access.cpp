@@ -1,7 +1,6 @@
 #include "ditmk/tt/dialect/launch_access.hpp"
 
-#include "ditmk/tt/format/codec.hpp"
-#include "ditmk/tt/format/tile.hpp"
+#include "ditmk/tt/formats.hpp"
 
 namespace ditmk::tt::dialect {
 

@@ -3,8 +3,7 @@
 #include <cstring>
 
 #include "ditmk/core/error.hpp"
-#include "ditmk/tt/format/codec.hpp"
-#include "ditmk/tt/format/tile.hpp"
+#include "ditmk/tt/formats.hpp"
 
 namespace ditmk::tt::dialect {
 

@@ -6,7 +6,7 @@
 
 #include "ditmk/tt/emu/launch_state.hpp"
 #include "ditmk/tt/emu/timing_params.hpp"
-#include "ditmk/tt/format/codec.hpp"
+#include "ditmk/tt/formats.hpp"
 
 namespace ditmk::tt::emu {
 

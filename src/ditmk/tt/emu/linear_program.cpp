@@ -7,7 +7,7 @@
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/rng.hpp"
 #include "ditmk/tt/emu/device_api.hpp"
-#include "ditmk/tt/format/codec.hpp"
+#include "ditmk/tt/formats.hpp"
 
 namespace ditmk::tt::emu {
 

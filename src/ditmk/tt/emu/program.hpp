@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "ditmk/tt/emu/chip.hpp"
-#include "ditmk/tt/format/tile.hpp"
+#include "ditmk/tt/formats.hpp"
 
 namespace ditmk::tt::emu {
 

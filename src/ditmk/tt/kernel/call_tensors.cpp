@@ -5,7 +5,7 @@
 
 #include "ditmk/core/dtype.hpp"
 #include "ditmk/core/error.hpp"
-#include "ditmk/tt/format/codec.hpp"
+#include "ditmk/tt/formats.hpp"
 
 namespace ditmk::tt::kernel {
 

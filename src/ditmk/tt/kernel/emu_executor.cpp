@@ -225,7 +225,7 @@ EmuExecutor::EmuExecutor(const model::Weights& weights, int embodiment, const Em
 }
 
 model::CallInputs<double> EmuExecutor::precompute(const model::Observation& obs) const {
-  const ref::Float64Ops ops{options_.threads};
+  const model::Float64Ops ops{options_.threads};
   return model::precompute_call<double>(ops, weights_, weights_.embodiment(embodiment_), obs);
 }
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ditmk/ref/ops.hpp"
+#include "ditmk/model/float64_ops.hpp"
 #include "ditmk/tt/emu/chip.hpp"
 
 namespace ditmk::tt::kernel {
@@ -49,11 +49,11 @@ std::vector<BlockRow> block_table(const EmuResult& result) {
 
 Matrix<double> reference_block(const model::Weights& w, const model::CallInputs<double>& call,
                                const model::StepTables<double>& tables, int b, int step, Matrix<double> h) {
-  const ref::Float64Ops ops{1};
+  const model::Float64Ops ops{1};
   const auto& blk = w.blocks[b];
   const auto& d = w.config.dims;
   const Matrix<double>& adaln = tables.adaln[step];
-  const Matrix<double> n = ref::layernorm_modulate(h, 1e-5, adaln.row(2 * b), adaln.row(2 * b + 1));
+  const Matrix<double> n = model::layernorm_modulate(h, 1e-5, adaln.row(2 * b), adaln.row(2 * b + 1));
   const Matrix<double> q = ops.linear(n, blk.q, model::Act::none);
   Matrix<double> attn;
   if (w.config.is_cross(b)) {

@@ -1,7 +1,7 @@
 #include "ditmk/tt/kernel/tile_builders.hpp"
 
 #include "ditmk/core/dtype.hpp"
-#include "ditmk/tt/format/tile.hpp"
+#include "ditmk/tt/formats.hpp"
 
 namespace ditmk::tt::kernel {
 

@@ -1,7 +1,7 @@
 #include "ditmk/tt/pack/arena_image.hpp"
 
 #include "ditmk/core/error.hpp"
-#include "ditmk/tt/format/codec.hpp"
+#include "ditmk/tt/formats.hpp"
 #include "ditmk/tt/pack/op_matrix.hpp"
 #include "ditmk/tt/pack/slice_order.hpp"
 

@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "ditmk/core/error.hpp"
-#include "ditmk/tt/format/codec.hpp"
+#include "ditmk/tt/formats.hpp"
 #include "ditmk/tt/pack/pack_files.hpp"
 #include "ditmk/tt/pack/slice_order.hpp"
 

@@ -5,7 +5,7 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/model/precompute.hpp"
-#include "ditmk/ref/ops.hpp"
+#include "ditmk/model/float64_ops.hpp"
 #include "ditmk/tt/pack/op_matrix.hpp"
 
 namespace ditmk::tt {
@@ -148,7 +148,7 @@ std::vector<HostTable> host_tables(const ArenaLayout& layout, const model::Weigh
   require(layout.variant == Variant::steps4, "host tables are laid out for the steps4 variant, not {}",
           variant_name(layout.variant));
   const model::EmbodimentWeights e = weights.embodiment(embodiment);
-  ref::Float64Ops ops;
+  model::Float64Ops ops;
   ops.threads = int(std::max(1u, std::thread::hardware_concurrency()));
   const model::StepTables<double> steps = model::precompute_steps<double>(ops, weights, e);
   std::vector<HostTable> tables;

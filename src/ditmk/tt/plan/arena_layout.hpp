@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ditmk/model/config.hpp"
-#include "ditmk/tt/format/tile.hpp"
+#include "ditmk/tt/formats.hpp"
 #include "ditmk/tt/plan/layout_config.hpp"
 
 namespace ditmk::tt {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ditmk/tt/format/tile.hpp"
+#include "ditmk/tt/formats.hpp"
 #include "ditmk/tt/plan/arena_layout.hpp"
 #include "ditmk/tt/plan/core_map.hpp"
 

@@ -1,10 +1,10 @@
-#include "ditmk/tt/format/tile.hpp"
+#include "ditmk/format/tile.hpp"
 
 #include <cstring>
 
 #include "ditmk/core/error.hpp"
 
-namespace ditmk::tt {
+namespace ditmk::format {
 
 std::size_t tile_bytes(TileFormat format) {
   switch (format) {
@@ -88,4 +88,4 @@ std::vector<float> untilize(const float* tiles, int rows, int cols) {
   return matrix;
 }
 
-}  // namespace ditmk::tt
+}  // namespace ditmk::format

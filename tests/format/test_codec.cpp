@@ -10,9 +10,9 @@
 #include "ditmk/core/dtype.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/rng.hpp"
-#include "ditmk/tt/format/codec.hpp"
+#include "ditmk/format/codec.hpp"
 
-namespace ditmk::tt {
+namespace ditmk::format {
 namespace {
 
 std::vector<float> random_tiles(std::size_t n_tiles, uint64_t seed) {
@@ -150,4 +150,4 @@ TEST(Codec, Bfp8RejectsInfAndNaNNamingTheElement) {
 }
 
 }  // namespace
-}  // namespace ditmk::tt
+}  // namespace ditmk::format

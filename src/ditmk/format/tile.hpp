@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ditmk::tt {
+namespace ditmk::format {
 
 constexpr int kTile = 32;
 constexpr int kFace = 16;
@@ -38,4 +38,4 @@ void untilize_tile(const float* tile, float* dst, std::size_t ld);
 std::vector<float> tilize(const float* src, int rows, int cols);
 std::vector<float> untilize(const float* tiles, int rows, int cols);
 
-}  // namespace ditmk::tt
+}  // namespace ditmk::format

@@ -4,9 +4,9 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/rng.hpp"
-#include "ditmk/tt/format/tile.hpp"
+#include "ditmk/format/tile.hpp"
 
-namespace ditmk::tt {
+namespace ditmk::format {
 namespace {
 
 std::vector<float> random_matrix(int rows, int cols, uint64_t seed) {
@@ -105,4 +105,4 @@ TEST(Tilize, RejectsShapesThatAreNotWholeTiles) {
 }
 
 }  // namespace
-}  // namespace ditmk::tt
+}  // namespace ditmk::format

@@ -1,4 +1,4 @@
-#include "ditmk/tt/format/codec.hpp"
+#include "ditmk/format/codec.hpp"
 
 #include <bit>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include "ditmk/core/dtype.hpp"
 #include "ditmk/core/error.hpp"
 
-namespace ditmk::tt {
+namespace ditmk::format {
 
 // The device is little-endian; host words are copied to it as they lie in memory.
 static_assert(std::endian::native == std::endian::little, "tile codecs assume a little-endian host");
@@ -140,4 +140,4 @@ void unpack_tiles(TileFormat format, const std::byte* in, std::size_t n_tiles, f
   for (std::size_t t = 0; t < n_tiles; ++t) unpack_tile(format, in + t * bytes, tiles + t * kTileElems);
 }
 
-}  // namespace ditmk::tt
+}  // namespace ditmk::format

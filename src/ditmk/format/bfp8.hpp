@@ -6,7 +6,7 @@
 // the rules and where they come from.
 #include <cstdint>
 
-namespace ditmk::tt {
+namespace ditmk::format {
 
 constexpr int kBfp8GroupSize = 16;
 
@@ -32,4 +32,4 @@ void bfp8_round_group(const float* values, float* rounded);
 // value flushed to zero at the bottom of the float range can lose.
 float bfp8_error_bound(float group_max_abs);
 
-}  // namespace ditmk::tt
+}  // namespace ditmk::format

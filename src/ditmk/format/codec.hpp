@@ -9,10 +9,10 @@
 #include <cstddef>
 #include <string_view>
 
-#include "ditmk/tt/format/bfp8.hpp"
-#include "ditmk/tt/format/tile.hpp"
+#include "ditmk/format/bfp8.hpp"
+#include "ditmk/format/tile.hpp"
 
-namespace ditmk::tt {
+namespace ditmk::format {
 
 // Byte offsets inside a bfp8_b tile.
 constexpr std::size_t kBfp8ExponentOffset = 0;
@@ -31,4 +31,4 @@ void pack_tiles(TileFormat format, const float* tiles, std::size_t n_tiles, std:
                 std::string_view what);
 void unpack_tiles(TileFormat format, const std::byte* in, std::size_t n_tiles, float* tiles);
 
-}  // namespace ditmk::tt
+}  // namespace ditmk::format

@@ -1,17 +1,17 @@
 #pragma once
-// Float64 ops for the reference executor: plain, op by op, weights widened from their stored dtype
-// one row at a time (a whole model in float64 would not fit in memory).
+// Float64 ops: plain, op by op, weights widened from their stored dtype one row at a time (a whole
+// model in float64 would not fit in memory). The reference executor runs on them, and every executor
+// computes its load-time and per-call tables with them (model::dit_step_tables, tau_bias_table), so
+// the double-precision precompute is the model layer's, shared, not borrowed from the reference.
 #include <cstdint>
 #include <vector>
 
 #include "ditmk/core/matrix.hpp"
 #include "ditmk/model/precompute.hpp"
 
-namespace ditmk::ref {
+namespace ditmk::model {
 
 using MatD = Matrix<double>;
-using model::Act;
-using model::Linear;
 
 struct Float64Ops {
   int threads = 1;
@@ -27,4 +27,4 @@ double activate(double x, Act act);
 // LayerNorm without affine, then x * (1 + scale) + shift (AdaLN); scale/shift are rows of length D.
 MatD layernorm_modulate(const MatD& x, double eps, const double* scale, const double* shift);
 
-}  // namespace ditmk::ref
+}  // namespace ditmk::model

@@ -1,4 +1,4 @@
-#include "ditmk/tt/format/bfp8.hpp"
+#include "ditmk/format/bfp8.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -7,7 +7,7 @@
 
 #include "ditmk/core/error.hpp"
 
-namespace ditmk::tt {
+namespace ditmk::format {
 namespace {
 
 constexpr uint32_t kExponentField = 0xffu;
@@ -103,4 +103,4 @@ float bfp8_error_bound(float group_max_abs) {
   return std::max(std::ldexp(1.0f, exponent - kGridBias), 2 * FLT_MIN);
 }
 
-}  // namespace ditmk::tt
+}  // namespace ditmk::format

@@ -1,4 +1,4 @@
-#include "ditmk/ref/ops.hpp"
+#include "ditmk/model/float64_ops.hpp"
 
 #include <cmath>
 #include <limits>
@@ -6,7 +6,7 @@
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/parallel.hpp"
 
-namespace ditmk::ref {
+namespace ditmk::model {
 
 namespace {
 
@@ -134,4 +134,4 @@ void Float64Ops::add_inplace(MatD& a, const MatD& b) const {
   for (std::size_t i = 0; i < a.data.size(); ++i) a.data[i] += b.data[i];
 }
 
-}  // namespace ditmk::ref
+}  // namespace ditmk::model

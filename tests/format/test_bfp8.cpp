@@ -10,9 +10,9 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/rng.hpp"
-#include "ditmk/tt/format/bfp8.hpp"
+#include "ditmk/format/bfp8.hpp"
 
-namespace ditmk::tt {
+namespace ditmk::format {
 namespace {
 
 using Group = std::array<float, kBfp8GroupSize>;
@@ -245,4 +245,4 @@ TEST(Bfp8, InfinityAndNaNAreRejected) {
 }
 
 }  // namespace
-}  // namespace ditmk::tt
+}  // namespace ditmk::format
