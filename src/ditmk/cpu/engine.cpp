@@ -114,9 +114,8 @@ struct Engine::FastOps {
     a.y_stride = y_stride;
     a.x_prepared = prepared != nullptr && l.weights.format() != WeightFormat::fp32;
     const std::size_t row_bytes = gemm_prepared_row_bytes(l.weights, engine.isa_);
-    constexpr std::size_t kL2Block = 512 * 1024;
     const int64_t block = rows <= kGemmMaxRows ? panels.end - panels.begin
-                                               : std::max<int64_t>(1, int64_t(kL2Block / l.weights.panel_bytes()));
+                                               : gemm_column_block_panels(l.weights, engine.isa_, rows);
     for (int64_t p0 = panels.begin; p0 < panels.end; p0 += block) {
       const int64_t p1 = std::min(panels.end, p0 + block);
       for (int64_t r0 = 0; r0 < rows; r0 += kGemmMaxRows) {

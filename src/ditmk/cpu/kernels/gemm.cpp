@@ -20,6 +20,17 @@ void check_args(const GemmArgs& a) {
   require(a.scratch_bytes >= need && (need == 0 || a.scratch != nullptr), "gemm: scratch has {} bytes, needs {}",
           a.scratch_bytes, need);
   require(reinterpret_cast<uintptr_t>(a.scratch) % 64 == 0, "gemm: scratch is not 64-byte aligned");
+  const GemmBlocking& b = a.blocking;
+  require(b.k_block == 0 || (b.k_block % kGemmBlockKStep == 0 && b.k_block <= kGemmMaxBlockK && b.prefetch_blocks >= 1),
+          "gemm: blocking k_block = {} (a multiple of {} up to {}) or prefetch_blocks = {} (>= 1) out of range", b.k_block,
+          kGemmBlockKStep, kGemmMaxBlockK, b.prefetch_blocks);
+}
+
+// args with the blocking filled in where the caller left it to the machine.
+GemmArgs with_blocking(const GemmArgs& args, Isa isa) {
+  GemmArgs a = args;
+  if (a.blocking.k_block == 0) a.blocking = gemm_blocking(*a.weights, isa);
+  return a;
 }
 
 // The int8 kernel of a dot product the CPU has, on checked arguments.
@@ -83,12 +94,13 @@ void gemm_prepare_x(const GemmArgs& args, Isa isa) {
 void gemm(const GemmArgs& args, Isa isa) {
   check_args(args);
   require(isa_supported(isa), "gemm: instruction set {} is not supported by this CPU", isa_name(isa));
-  if (args.weights->format() == WeightFormat::int8) return run_int8(args, int8_dot_for(isa));
+  const GemmArgs a = with_blocking(args, isa);
+  if (a.weights->format() == WeightFormat::int8) return run_int8(a, int8_dot_for(isa));
   switch (isa) {
-    case Isa::portable: return detail::gemm_portable(args);
-    case Isa::avx2: return detail::gemm_avx2(args);
+    case Isa::portable: return detail::gemm_portable(a);
+    case Isa::avx2: return detail::gemm_avx2(a);
     case Isa::avx512_bf16:
-    case Isa::amx_bf16: return detail::gemm_avx512(args);
+    case Isa::amx_bf16: return detail::gemm_avx512(a);
   }
 }
 
@@ -97,7 +109,8 @@ void gemm_int8(const GemmArgs& args, Int8Dot dot) {
   require(args.weights->format() == WeightFormat::int8, "gemm_int8: weights are {}, not int8",
           weight_format_name(args.weights->format()));
   require(int8_dot_supported(dot), "gemm: int8 dot product {} is not supported by this CPU", int8_dot_name(dot));
-  run_int8(args, dot);
+  // int8 blocks are the same bytes on every dot product, so the blocking does not depend on it.
+  run_int8(with_blocking(args, selected_isa()), dot);
 }
 
 }  // namespace ditmk::cpu

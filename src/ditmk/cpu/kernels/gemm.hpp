@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ditmk/cpu/kernels/gemm_blocking.hpp"
 #include "ditmk/cpu/kernels/int8_block.hpp"
 #include "ditmk/cpu/kernels/isa.hpp"
 #include "ditmk/cpu/kernels/packed_weights.hpp"
@@ -42,6 +43,9 @@ struct GemmArgs {
   // (same isa, same weights' K), so the call does not round x again. Lets one rounding serve every
   // column block a caller walks over the same rows.
   bool x_prepared = false;
+  // The loop nest's blocking; k_block = 0 (the default) takes gemm_blocking(weights, isa). Results do
+  // not depend on it (gemm_blocking.hpp), only the speed does.
+  GemmBlocking blocking;
 };
 
 // Scratch one call needs (room for x rounded to bf16 or quantized to int8); one buffer per concurrent

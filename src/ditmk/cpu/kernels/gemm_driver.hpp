@@ -3,15 +3,16 @@
 // policy type: how a block of weights is made ready, the register tile, and the epilogue of a row.
 //
 //   for each 32-column panel in [n_begin, n_end):
-//     for each block of kBlockK rows of K:
+//     for each block of args.blocking.k_block rows of K:
 //       ready the block: a pointer into the packed panel, or (bfp8_b, or bf16 on ISAs without a
 //       bf16 dot product) decoded into a small buffer on the stack
 //       for each tile of at most Micro::kTileRows rows of x: acc[tile] += x[tile, block] * block
 //     epilogue over the panel's M x 32 accumulators: bias, activation, store or add into y
 //
-// A block is 256 rows x 32 columns (16 KiB as bf16 pairs, 32 KiB as fp32): it stays in L1 while
-// every row tile reuses it, so each weight byte leaves DRAM once per call and is decoded once per
-// call; the M x 32 fp32 accumulators (8 KiB at M = 64) stay in L1 between blocks.
+// A block is args.blocking.k_block rows x 32 columns, sized from the machine's L1D so that it stays
+// there, beside the blocks prefetched ahead of it, while every row tile reuses it
+// (gemm_blocking.hpp): each weight byte leaves DRAM once per call and is decoded once per call; the
+// M x 32 fp32 accumulators (8 KiB at M = 64) stay in L1 between blocks.
 //
 // This header is included by one file per ISA and compiled with that file's instruction set, so
 // everything here has internal linkage: no two ISAs may share (and the linker merge) one copy.
@@ -26,19 +27,12 @@
 namespace ditmk::cpu::detail {
 namespace {
 
-constexpr int64_t kBlockK = 256;
-static_assert(kBlockK % kKAlign == 0 && kBlockK % kInt8Block == 0);
-
 // Cache lines of a coming weight block a tile asks for while it computes, one per inner iteration
 // (any left over after the loop at its end): spread over the row tiles, the DRAM reads for block
-// b+2 overlap the arithmetic on block b, and one request per iteration never piles up more misses
-// than the L1 can track. Measured on the model's cold M = 49 products: ~10-15% faster than asking
-// for all of block b+1 at the start of each tile. Asking for b+1 instead of b+2 looked ~10% better
-// on single cold GEMMs but made the whole N1.5 bf16 denoise slower side by side (658 -> 571 ms
-// back at b+2), and cached 1-thread GEMMs too (3072 x 3072: 300 -> 324 GFLOP/s back at b+2).
-// How many blocks ahead the tiles ask for (see above: the whole engine is the judge, not one GEMM).
-constexpr std::size_t kPrefetchBlocksAhead = 2;
-
+// b + prefetch_blocks overlap the arithmetic on block b, and one request per iteration never piles
+// up more misses than the L1 can track. Measured on the model's cold M = 49 products: ~10-15%
+// faster than asking for all of the next block at the start of each tile. How many blocks ahead:
+// kGemmPrefetchBlocks (gemm_blocking.hpp).
 struct Prefetch {
   const char* first = nullptr;
   int64_t lines = 0;
@@ -63,9 +57,9 @@ void run_tile(int64_t rows, const typename Micro::XElem* x, int64_t x_stride,
 
 // Share t of `tiles` of the cache lines of the block after the one at `offset`, none past the end of
 // the weights.
-inline Prefetch prefetch_share(const PackedWeights& w, std::size_t offset, std::size_t block_bytes, int64_t t,
-                               int64_t tiles) {
-  const std::size_t next = offset + kPrefetchBlocksAhead * block_bytes;
+inline Prefetch prefetch_share(const PackedWeights& w, std::size_t offset, std::size_t block_bytes, int64_t blocks_ahead,
+                               int64_t t, int64_t tiles) {
+  const std::size_t next = offset + std::size_t(blocks_ahead) * block_bytes;
   if (next >= w.bytes()) return {};
   const int64_t lines = int64_t(std::min(block_bytes, w.bytes() - next) / 64);
   const int64_t begin = lines * t / tiles, end = lines * (t + 1) / tiles;
@@ -81,18 +75,20 @@ void run_gemm(const GemmArgs& args, const typename Micro::XElem* x, int64_t x_st
   alignas(64) float acc[kGemmMaxRows * kPanelWidth];
   alignas(64) typename Micro::BlockElem buffer[Micro::kBufferElems];
   const int64_t tiles = (args.m + Micro::kTileRows - 1) / Micro::kTileRows;
+  const int64_t k_block = args.blocking.k_block;
+  // Blocks lie back to back in memory (panels too), so the next ones start whole block lengths on.
+  const std::size_t row_bytes = w.panel_bytes() / std::size_t(w.k_padded());
+  const std::size_t block_bytes = row_bytes * std::size_t(k_block);
   for (int64_t panel = args.n_begin / kPanelWidth; panel * kPanelWidth < args.n_end; ++panel) {
-    for (int64_t k0 = 0; k0 < k_extent; k0 += kBlockK) {
-      const int64_t k_count = std::min(kBlockK, k_extent - k0);
+    for (int64_t k0 = 0; k0 < k_extent; k0 += k_block) {
+      const int64_t k_count = std::min(k_block, k_extent - k0);
       const typename Micro::BlockElem* block = Micro::weight_block(w, panel, k0, k_count, buffer);
-      // Blocks lie back to back in memory (panels too), so the next ones start whole block lengths on.
-      const std::size_t block_bytes = w.panel_bytes() / std::size_t(w.k_padded()) * std::size_t(kBlockK);
-      const std::size_t offset = std::size_t(panel) * w.panel_bytes() + w.panel_bytes() / std::size_t(w.k_padded()) * std::size_t(k0);
+      const std::size_t offset = std::size_t(panel) * w.panel_bytes() + row_bytes * std::size_t(k0);
       int64_t row = 0;
       for (int64_t t = 0; t < tiles; ++t) {
         const int64_t rows = (args.m - row + (tiles - t) - 1) / (tiles - t);  // balanced tile heights
         run_tile<Micro>(rows, x + row * x_stride + k0 / Micro::kKPerX, x_stride, block, k_count, acc + row * kPanelWidth, k0 == 0,
-                        prefetch_share(w, offset, block_bytes, t, tiles));
+                        prefetch_share(w, offset, block_bytes, args.blocking.prefetch_blocks, t, tiles));
         row += rows;
       }
     }

@@ -1,0 +1,75 @@
+#pragma once
+// How the GEMM's loop nest (gemm_driver.hpp) is blocked, derived at run time from the machine's
+// caches (cache_info.hpp), the ISA and the shape, the way BLIS and oneDNN block:
+//
+// - k_block: K rows of one weight block (kc). Every row tile of a call re-reads the block, so it must
+//   stay in L1D together with the blocks the tiles prefetch ahead of it. The tiles prefetch
+//   prefetch_blocks whole blocks ahead, so L1D must hold (1 + prefetch_blocks) blocks as they are
+//   streamed, plus the block as the tiles read it when it is decoded or widened into a buffer; that
+//   is sized to L1D and rounded down to a power of two of rows within [32, kGemmMaxBlockK].
+// - column_block_panels: with more rows than one call takes (the precompute's 300 VL tokens run as
+//   64-row calls) the caller walks its columns in blocks of this many panels, each used by every
+//   64-row call before the next: the block must stay in L2 beside one call's prepared x.
+// - The register tile is fixed per ISA by its register count (kernel files: 12 x 32 on AVX-512 bf16,
+//   6 x 32 int8 on AVX512-VNNI, 3 x 32 on AVX2, ...); x is read from L2 by every panel.
+//
+// The K order of the sums does not depend on any of this: every tile starts from the accumulators
+// the previous block left and adds its K rows in ascending order, and int8 blocks of 32 are applied
+// one after another, so results are the same bits for every k_block (tests/cpu_kernels check it).
+//
+// DITMK_GEMM_BLOCKING="k_block=N,prefetch_blocks=N,column_block_panels=N" (any subset) overrides the
+// derivation for experiments; DITMK_CACHE_SIZES overrides the caches it starts from.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "ditmk/cpu/kernels/cache_info.hpp"
+#include "ditmk/cpu/kernels/isa.hpp"
+#include "ditmk/cpu/kernels/packed_weights.hpp"
+
+namespace ditmk::cpu {
+
+// The largest weight block a kernel's stack buffer takes (512 x 32 fp32 = 64 KiB on AVX2).
+inline constexpr int64_t kGemmMaxBlockK = 512;
+inline constexpr int64_t kGemmBlockKStep = 32;  // K rows: a whole int8 block and two bf16 k groups
+
+struct GemmBlocking {
+  int64_t k_block = 0;          // multiple of kGemmBlockKStep in [kGemmBlockKStep, kGemmMaxBlockK]; 0: derive
+  int64_t prefetch_blocks = 0;  // whole blocks ahead the tiles ask for (>= 1)
+  bool operator==(const GemmBlocking& o) const { return k_block == o.k_block && prefetch_blocks == o.prefetch_blocks; }
+};
+
+// How many blocks ahead the tiles ask for. Measured on Zen 5 with 256-row blocks: one block ahead
+// looked ~10% better on single cold GEMMs but made the whole N1.5 bf16 denoise slower side by side
+// (658 -> 571 ms back at two), and cached one-thread GEMMs too (3072 x 3072: 300 -> 324 GFLOP/s at
+// two). The whole engine is the judge of a prefetch policy, not one GEMM.
+inline constexpr int64_t kGemmPrefetchBlocks = 2;
+
+// Bytes per K row of a 32-column weight block: as the tiles stream it from memory (the packed
+// format), and as they re-read it (the same bytes, or the buffer it is decoded or widened into).
+struct BlockRowBytes {
+  int64_t streamed, read;
+};
+BlockRowBytes block_row_bytes(Isa isa, WeightFormat format);
+
+// The pure derivation (see the top of this file).
+GemmBlocking derive_gemm_blocking(const CacheSizes& caches, Isa isa, WeightFormat format, int64_t k_padded);
+// Panels per column block for callers that run rows_total rows as calls of up to kGemmMaxRows rows
+// (x prepared by `isa`: bf16 pairs, floats or int8 blocks); all of them when one call takes every row.
+int64_t derive_column_block_panels(const CacheSizes& caches, Isa isa, const PackedWeights& w, int64_t rows_total);
+
+// The overrides of DITMK_GEMM_BLOCKING (0 where a field is not given); throws ditmk::Error naming the
+// variable and the field when malformed.
+struct GemmBlockingOverride {
+  int64_t k_block = 0, prefetch_blocks = 0, column_block_panels = 0;
+};
+GemmBlockingOverride parse_gemm_blocking_override(std::string_view text);
+const GemmBlockingOverride& gemm_blocking_override();  // read once
+
+// What gemm() runs with: derive_gemm_blocking on cache_sizes(), then DITMK_GEMM_BLOCKING.
+GemmBlocking gemm_blocking(const PackedWeights& w, Isa isa);
+int64_t gemm_column_block_panels(const PackedWeights& w, Isa isa, int64_t rows_total);
+// One line for reports: "k_block 128, 2 blocks prefetched ahead".
+std::string describe(const GemmBlocking& b);
+
+}  // namespace ditmk::cpu
