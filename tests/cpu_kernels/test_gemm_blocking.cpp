@@ -89,15 +89,23 @@ TEST(CacheInfo, DetectedSizesArePlausible) {
   }
 }
 
-TEST(GemmBlocking, KBlockFromL1) {
-  // Zen 5, 48 KiB L1D: the bf16 block (64 B per K row) with two more in flight fits at 256 rows;
-  // int8 (40 B per row) too; AVX2 also keeps the widened fp32 block (128 B per row): 128, and 64
-  // on Zen 3's 32 KiB.
-  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::bf16, 6144).k_block, 256);
-  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::int8, 6144).k_block, 256);
+TEST(GemmBlocking, KBlockFromTheCaches) {
+  // Read in place, a panel within half of L2 is one block: bf16 at K = 6144 is 384 KiB of Zen 5's
+  // 1 MiB, int8 (40 B per K row) too, one panel prefetched ahead.
+  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::bf16, 6144),
+            (GemmBlocking{6144, kGemmPrefetchPanels}));
+  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::int8, 6144).k_block, 6144);
+  EXPECT_EQ(derive_gemm_blocking(kZen3, Isa::avx512_bf16, WeightFormat::bf16, 1536).k_block, 1536);
+  // Larger panels take L1D-sized blocks: the bf16 block (64 B per K row) with two more in flight
+  // fits Zen 3's 32 KiB at 128 rows; fp32 at K = 6144 (768 KiB a panel) on Zen 5 at 128 rows.
+  EXPECT_EQ(derive_gemm_blocking(kZen3, Isa::avx512_bf16, WeightFormat::bf16, 6144),
+            (GemmBlocking{128, kGemmPrefetchBlocks}));
+  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::fp32, 6144).k_block, 128);
+  // Decoded or widened blocks always: AVX2 keeps the widened fp32 block (128 B per row) too: 128 on
+  // Zen 5's 48 KiB, 64 on Zen 3's 32 KiB; bfp8_b decoded into bf16 pairs on AVX-512: 256.
   EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx2, WeightFormat::bf16, 6144).k_block, 128);
   EXPECT_EQ(derive_gemm_blocking(kZen3, Isa::avx2, WeightFormat::bf16, 6144).k_block, 64);
-  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::bf16, 6144).prefetch_blocks, kGemmPrefetchBlocks);
+  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::bfp8_b, 1536).k_block, 256);
 }
 
 TEST(GemmBlocking, KBlockStaysOnItsGridAndBounds) {
@@ -108,7 +116,7 @@ TEST(GemmBlocking, KBlockStaysOnItsGridAndBounds) {
         const GemmBlocking b = derive_gemm_blocking(c, isa, f, 6144);
         EXPECT_EQ(b.k_block % kGemmBlockKStep, 0);
         EXPECT_GE(b.k_block, kGemmBlockKStep);
-        EXPECT_LE(b.k_block, kGemmMaxBlockK);
+        EXPECT_LE(b.k_block, gemm_reads_in_place(isa, f) ? 6144 : kGemmMaxBufferedBlockK);
         // More L1 never gives a smaller block.
         const GemmBlocking twice = derive_gemm_blocking({2 * l1, 1 << 20, 0, "test"}, isa, f, 6144);
         EXPECT_GE(twice.k_block, b.k_block);
@@ -135,7 +143,7 @@ TEST(GemmBlocking, ParsesOverride) {
   EXPECT_EQ(o.prefetch_blocks, 3);
   EXPECT_EQ(o.column_block_panels, 2);
   EXPECT_EQ(parse_gemm_blocking_override("prefetch_blocks=1").k_block, 0);
-  for (const char* bad : {"k_block", "k_block=48", "k_block=1024", "k_block=-32", "k_block=6x", "tile=4", "prefetch_blocks=0"})
+  for (const char* bad : {"k_block", "k_block=48", "k_block=2097152", "k_block=-32", "k_block=6x", "tile=4", "prefetch_blocks=0"})
     EXPECT_THROW(parse_gemm_blocking_override(bad), Error) << bad;
 }
 
@@ -146,7 +154,8 @@ TEST(GemmBlocking, ResultsDoNotDependOnBlocking) {
   const std::vector<float> x = random_normal(std::size_t(m * k), 910);
   const std::vector<float> bias = random_normal(std::size_t(n), 911, 0.5f);
   const Tensor src = random_tensor(DType::F32, {n, k}, 912, 1.0f / std::sqrt(float(k)));
-  const GemmBlocking blockings[] = {{32, 1}, {64, 2}, {128, 2}, {192, 3}, {256, 2}, {512, 1}};
+  // {1024, 1}: the whole padded K in one block, for the kernels that read their blocks in place.
+  const GemmBlocking blockings[] = {{32, 1}, {64, 2}, {128, 2}, {192, 3}, {256, 2}, {512, 1}, {1024, 1}};
   for (WeightFormat f : {WeightFormat::fp32, WeightFormat::bf16, WeightFormat::bfp8_b, WeightFormat::int8}) {
     const PackedWeights w = PackedWeights::pack(src.view(), WeightLayout::out_in, f);
     Tensor scratch(DType::U8, {int64_t(gemm_scratch_bytes(w, m)) + 64});
@@ -159,6 +168,7 @@ TEST(GemmBlocking, ResultsDoNotDependOnBlocking) {
       a.y = derived.data(), a.blocking = {};
       gemm(a, isa);
       for (const GemmBlocking& b : blockings) {
+        if (b.k_block > kGemmMaxBufferedBlockK && !gemm_reads_in_place(isa, f)) continue;
         std::vector<float> y(derived.size());
         a.y = y.data(), a.blocking = b;
         gemm(a, isa);
@@ -190,10 +200,13 @@ TEST(GemmBlocking, RejectsBlockingOffItsGrid) {
   GemmArgs a;
   a.x = x.data(), a.x_stride = 64, a.m = 1, a.weights = &w, a.y = y.data(), a.y_stride = 32, a.n_end = 32;
   a.scratch = const_cast<std::byte*>(scratch.bytes()), a.scratch_bytes = scratch.nbytes();
-  for (const GemmBlocking& b : {GemmBlocking{48, 2}, GemmBlocking{1024, 2}, GemmBlocking{64, 0}}) {
+  for (const GemmBlocking& b : {GemmBlocking{48, 2}, GemmBlocking{kGemmMaxBlockK * 2, 1}, GemmBlocking{64, 0}}) {
     a.blocking = b;
     EXPECT_THROW(gemm(a), Error) << describe(b);
   }
+  // The portable kernel widens bf16 into its stack buffer: no block above the buffer's size.
+  a.blocking = {kGemmMaxBufferedBlockK * 2, 1};
+  EXPECT_THROW(gemm(a, Isa::portable), Error);
 }
 
 }  // namespace

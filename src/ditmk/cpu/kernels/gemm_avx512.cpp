@@ -56,7 +56,7 @@ struct PairMicro {
   using BlockElem = uint16_t;
   static constexpr int kTileRows = detail::kTileRows;
   static constexpr int64_t kKPerX = 1;  // one x element per K row
-  static constexpr int64_t kBufferElems = kGemmMaxBlockK * kPanelWidth;
+  static constexpr int64_t kBufferElems = kGemmMaxBufferedBlockK * kPanelWidth;
 
   static const uint16_t* weight_block(const PackedWeights& w, int64_t panel, int64_t k0, int64_t k_count, uint16_t* buffer) {
     if (w.format() == WeightFormat::bf16) return packed_rows<uint16_t>(w, panel, k0);

@@ -10,10 +10,7 @@
 #include "ditmk/cpu/kernels/gemm.hpp"
 
 namespace ditmk::cpu {
-namespace {
-
-// Whether the tiles read the packed block where it lies (no decode or widening buffer).
-bool read_in_place(Isa isa, WeightFormat format) {
+bool gemm_reads_in_place(Isa isa, WeightFormat format) {
   switch (format) {
     case WeightFormat::fp32:
     case WeightFormat::int8: return true;
@@ -22,8 +19,6 @@ bool read_in_place(Isa isa, WeightFormat format) {
   }
   return false;
 }
-
-}  // namespace
 
 BlockRowBytes block_row_bytes(Isa isa, WeightFormat format) {
   const int64_t fp32_row = kPanelWidth * int64_t(sizeof(float));
@@ -42,16 +37,18 @@ BlockRowBytes block_row_bytes(Isa isa, WeightFormat format) {
 
 GemmBlocking derive_gemm_blocking(const CacheSizes& caches, Isa isa, WeightFormat format, int64_t k_padded) {
   const BlockRowBytes row = block_row_bytes(isa, format);
+  // A K shorter than the block makes the block the whole K (rounded up to the grid): no tail block.
+  const int64_t whole_k = (std::max<int64_t>(k_padded, 1) + kGemmBlockKStep - 1) / kGemmBlockKStep * kGemmBlockKStep;
+  const bool in_place = gemm_reads_in_place(isa, format);
+  if (in_place && std::size_t(whole_k * row.streamed) * 2 <= caches.l2) return {whole_k, kGemmPrefetchPanels};
   // The block being computed and the prefetch_blocks coming ones as streamed, plus the buffer the
   // tiles read when the block is decoded.
-  const int64_t l1_bytes_per_k = row.streamed * (1 + kGemmPrefetchBlocks) + (read_in_place(isa, format) ? 0 : row.read);
+  const int64_t l1_bytes_per_k = row.streamed * (1 + kGemmPrefetchBlocks) + (in_place ? 0 : row.read);
   // The whole L1D, rounded down to a power of two of rows: half of it (128 rows on Zen 5's 48 KiB)
   // measured ~10% slower than 256 rows on the cold one-block benchmark (docs/performance.md).
   const int64_t fit = int64_t(caches.l1d) / l1_bytes_per_k;
   int64_t k_block = kGemmBlockKStep;
-  while (k_block * 2 <= std::min(fit, kGemmMaxBlockK)) k_block *= 2;
-  // A K shorter than the block makes the block the whole K (rounded up to the grid): no tail block.
-  const int64_t whole_k = (std::max<int64_t>(k_padded, 1) + kGemmBlockKStep - 1) / kGemmBlockKStep * kGemmBlockKStep;
+  while (k_block * 2 <= std::min(fit, kGemmMaxBufferedBlockK)) k_block *= 2;
   return {std::min(k_block, whole_k), kGemmPrefetchBlocks};
 }
 
@@ -103,7 +100,9 @@ const GemmBlockingOverride& gemm_blocking_override() {
 GemmBlocking gemm_blocking(const PackedWeights& w, Isa isa) {
   GemmBlocking b = derive_gemm_blocking(cache_sizes(), isa, w.format(), w.k_padded());
   const GemmBlockingOverride& o = gemm_blocking_override();
-  if (o.k_block != 0) b.k_block = o.k_block;
+  if (o.k_block != 0) {
+    b.k_block = gemm_reads_in_place(isa, w.format()) ? o.k_block : std::min(o.k_block, kGemmMaxBufferedBlockK);
+  }
   if (o.prefetch_blocks != 0) b.prefetch_blocks = o.prefetch_blocks;
   return b;
 }

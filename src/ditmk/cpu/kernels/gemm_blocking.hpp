@@ -2,11 +2,17 @@
 // How the GEMM's loop nest (gemm_driver.hpp) is blocked, derived at run time from the machine's
 // caches (cache_info.hpp), the ISA and the shape, the way BLIS and oneDNN block:
 //
-// - k_block: K rows of one weight block (kc). Every row tile of a call re-reads the block, so it must
-//   stay in L1D together with the blocks the tiles prefetch ahead of it. The tiles prefetch
-//   prefetch_blocks whole blocks ahead, so L1D must hold (1 + prefetch_blocks) blocks as they are
-//   streamed, plus the block as the tiles read it when it is decoded or widened into a buffer; that
-//   is sized to L1D and rounded down to a power of two of rows within [32, kGemmMaxBlockK].
+// - k_block: K rows of one weight block (kc). Every row tile of a call re-reads the block.
+//   * Where the tiles read the packed weights in place (fp32, int8, bf16 on AVX512-BF16) and a whole
+//     panel (K x 32) fits in half of L2, the block is the whole panel: each tile runs the whole K
+//     with its accumulators in registers, and the first tile streams the panel from memory in one
+//     long sequential run that the hardware prefetchers follow (the later tiles find it in L2);
+//     one panel is prefetched ahead. Measured on Zen 5 against 256-row blocks: cold one-thread bf16
+//     GEMMs at M = 64 +30-45%, int8 +40-70% (docs/performance.md).
+//   * Otherwise (a block decoded or widened into a stack buffer, or a panel too large for L2) the
+//     block must stay in L1D together with the blocks the tiles prefetch ahead of it: L1D holds
+//     (1 + prefetch_blocks) blocks as streamed, plus the buffer the tiles read; rounded down to a
+//     power of two of rows within [32, kGemmMaxBufferedBlockK].
 // - column_block_panels: with more rows than one call takes (the precompute's 300 VL tokens run as
 //   64-row calls) the caller walks its columns in blocks of this many panels, each used by every
 //   64-row call before the next: the block must stay in L2 beside one call's prepared x.
@@ -29,12 +35,15 @@
 
 namespace ditmk::cpu {
 
-// The largest weight block a kernel's stack buffer takes (512 x 32 fp32 = 64 KiB on AVX2).
-inline constexpr int64_t kGemmMaxBlockK = 512;
+// The largest weight block a kernel's stack buffer takes (512 x 32 fp32 = 64 KiB on AVX2); blocks
+// read in place are bounded by K alone (and kGemmMaxBlockK, far above any model's K).
+inline constexpr int64_t kGemmMaxBufferedBlockK = 512;
+inline constexpr int64_t kGemmMaxBlockK = int64_t(1) << 20;
 inline constexpr int64_t kGemmBlockKStep = 32;  // K rows: a whole int8 block and two bf16 k groups
 
 struct GemmBlocking {
   int64_t k_block = 0;          // multiple of kGemmBlockKStep in [kGemmBlockKStep, kGemmMaxBlockK]; 0: derive
+                                // (at most kGemmMaxBufferedBlockK where the kernel decodes the block)
   int64_t prefetch_blocks = 0;  // whole blocks ahead the tiles ask for (>= 1)
   bool operator==(const GemmBlocking& o) const { return k_block == o.k_block && prefetch_blocks == o.prefetch_blocks; }
 };
@@ -44,6 +53,8 @@ struct GemmBlocking {
 // (658 -> 571 ms back at two), and cached one-thread GEMMs too (3072 x 3072: 300 -> 324 GFLOP/s at
 // two). The whole engine is the judge of a prefetch policy, not one GEMM.
 inline constexpr int64_t kGemmPrefetchBlocks = 2;
+// Whole-panel blocks: one panel ahead (two measured the same on Zen 5, and hold twice the lines).
+inline constexpr int64_t kGemmPrefetchPanels = 1;
 
 // Bytes per K row of a 32-column weight block: as the tiles stream it from memory (the packed
 // format), and as they re-read it (the same bytes, or the buffer it is decoded or widened into).
@@ -51,6 +62,8 @@ struct BlockRowBytes {
   int64_t streamed, read;
 };
 BlockRowBytes block_row_bytes(Isa isa, WeightFormat format);
+// Whether the kernel of `isa` reads `format` blocks where they lie (no decode or widening buffer).
+bool gemm_reads_in_place(Isa isa, WeightFormat format);
 
 // The pure derivation (see the top of this file).
 GemmBlocking derive_gemm_blocking(const CacheSizes& caches, Isa isa, WeightFormat format, int64_t k_padded);

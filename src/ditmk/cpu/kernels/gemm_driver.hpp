@@ -78,7 +78,7 @@ void run_gemm(const GemmArgs& args, const typename Micro::XElem* x, int64_t x_st
   const int64_t k_block = args.blocking.k_block;
   // Blocks lie back to back in memory (panels too), so the next ones start whole block lengths on.
   const std::size_t row_bytes = w.panel_bytes() / std::size_t(w.k_padded());
-  const std::size_t block_bytes = row_bytes * std::size_t(k_block);
+  const std::size_t block_bytes = row_bytes * std::size_t(std::min(k_block, w.k_padded()));
   for (int64_t panel = args.n_begin / kPanelWidth; panel * kPanelWidth < args.n_end; ++panel) {
     for (int64_t k0 = 0; k0 < k_extent; k0 += k_block) {
       const int64_t k_count = std::min(k_block, k_extent - k0);

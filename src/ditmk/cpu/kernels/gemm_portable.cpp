@@ -14,7 +14,7 @@ struct PortableMicro {
   using BlockElem = float;
   static constexpr int kTileRows = 4;
   static constexpr int64_t kKPerX = 1;  // one x element per K row
-  static constexpr int64_t kBufferElems = kGemmMaxBlockK * kPanelWidth;
+  static constexpr int64_t kBufferElems = kGemmMaxBufferedBlockK * kPanelWidth;
 
   static const float* weight_block(const PackedWeights& w, int64_t panel, int64_t k0, int64_t k_count, float* buffer) {
     if (w.format() == WeightFormat::fp32) return packed_rows<float>(w, panel, k0);
