@@ -6,7 +6,9 @@
 // so every call streams its weights from DRAM as the engine's steps do (845 MB of weights per step);
 // the plain variants reuse one copy, which stays in cache for the smaller shapes. BM_ditmk_block
 // runs one DiT block's six GEMMs at a step's 49 rows with streamed weights: the figure to A/B a
-// kernel change on before timing the whole engine.
+// kernel change on before timing the whole engine. BM_ditmk_rows runs the precompute's shapes at
+// its 300 VL-token rows (gemm_rows: 64-row calls in L2-sized column blocks, x rounded once), beside
+// oneDNN's matmul at the same M, both with streamed weights.
 //
 // oneDNN int8 is u8 x s8 -> s32 with no scales at all; ours also quantizes x and applies a scale
 // per 32-value block of each operand, so oneDNN's int8 rows do strictly less work.
@@ -110,19 +112,32 @@ class OurThreads {
   // One call over the columns [0, a.n_end): on two threads split at a panel boundary as the
   // engine's workers split them.
   void gemm(const GemmArgs& a) {
-    const auto columns = [&](int t, int64_t begin, int64_t end) {
-      GemmArgs part = a;
-      part.n_begin = begin, part.n_end = end;
+    split(a, [&](int t, GemmArgs part) {
       part.scratch = scratch_[std::size_t(t)].bytes(), part.scratch_bytes = scratch_[std::size_t(t)].nbytes();
       cpu::gemm(part);
-    };
-    const int64_t n = a.n_end;
-    if (!helper_) return columns(0, 0, n);
-    const int64_t split = (n / 2 + kGemmColumnStep - 1) / kGemmColumnStep * kGemmColumnStep;
-    helper_->run_with([&] { columns(1, split, n); }, [&] { columns(0, 0, split); });
+    });
+  }
+  // gemm_rows over all a.m rows of x, which a.scratch holds prepared (x_prepared), split as gemm() is.
+  void rows(const GemmArgs& a) {
+    split(a, [&](int, const GemmArgs& part) { cpu::gemm_rows(part, selected_isa()); });
   }
 
  private:
+  // run(t, a with thread t's share of the columns) on each thread.
+  template <class Run>
+  void split(const GemmArgs& a, const Run& run) {
+    const auto columns = [&](int t, int64_t begin, int64_t end) {
+      GemmArgs part = a;
+      part.n_begin = begin, part.n_end = end;
+      run(t, part);
+    };
+    const int64_t n = a.n_end;
+    if (!helper_) return columns(0, 0, n);
+    const int64_t half = (n / 2 + kGemmColumnStep - 1) / kGemmColumnStep * kGemmColumnStep;
+    helper_->run_with([&] { columns(1, half, n); }, [&] { columns(0, 0, half); });
+  }
+
+
   std::vector<Tensor> scratch_;
   std::optional<Helper> helper_;
 };
@@ -206,6 +221,38 @@ void BM_ditmk_block(benchmark::State& state, WeightFormat format) {
   state.SetLabel(kernel_name(format) + ", " + std::to_string(copies) + " copies");
 }
 
+// The precompute's products at its VL-token rows with weights streamed from DRAM: x rounded once
+// for all rows and threads (timed), then gemm_rows on each thread's columns, as the engine runs them.
+constexpr int64_t kVlRows = 300;
+
+void BM_ditmk_rows(benchmark::State& state, WeightFormat format) {
+  const int64_t k = state.range(0), n = state.range(1), threads = state.range(2);
+  std::vector<float> w_src = random_values(std::size_t(n * k), 1, 0.03f);
+  const TensorView view{DType::F32, {n, k}, reinterpret_cast<const std::byte*>(w_src.data())};
+  std::vector<PackedWeights> copies;
+  copies.push_back(PackedWeights::pack(view, WeightLayout::out_in, format));
+  while (int64_t(copies.size()) < cold_copies(copies[0].bytes()))
+    copies.push_back(PackedWeights::pack(view, WeightLayout::out_in, format));
+  const std::vector<float> x = random_values(std::size_t(kVlRows * k), 2, 1.0f);
+  std::vector<float> y(std::size_t(kVlRows * n));
+  Tensor prepared(DType::U8, Shape{int64_t(gemm_scratch_bytes(copies[0], kVlRows)) + 64});
+  OurThreads on(threads, copies[0], kGemmMaxRows);
+  std::size_t next = 0;
+  for (auto _ : state) {
+    GemmArgs a;
+    a.x = x.data(), a.x_stride = k, a.m = kVlRows, a.weights = &copies[next], a.y = y.data(), a.y_stride = n, a.n_end = n;
+    a.scratch = prepared.bytes(), a.scratch_bytes = prepared.nbytes();
+    gemm_prepare_x(a, selected_isa());
+    a.x_prepared = true;
+    on.rows(a);
+    next = (next + 1) % copies.size();
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  set_counters(state, product_flops(kVlRows, k, n), double(copies[0].bytes()));
+  state.SetLabel(kernel_name(format) + ", " + std::to_string(copies.size()) + " copies");
+}
+
 // The operand types of a oneDNN matmul, and the spread of the random f32 values its operands are
 // converted from (int8 operands need values that do not all round to zero).
 struct OnednnTypes {
@@ -217,16 +264,16 @@ const OnednnTypes kOnednnBf16{dnnl::memory::data_type::bf16, dnnl::memory::data_
 const OnednnTypes kOnednnInt8{dnnl::memory::data_type::u8, dnnl::memory::data_type::s8, dnnl::memory::data_type::s32,
                               40.0f, 128.0f, 40.0f};
 
-void BM_onednn(benchmark::State& state, OnednnTypes types, bool cold) {
+void BM_onednn(benchmark::State& state, OnednnTypes types, bool cold, int64_t rows = kRows) {
   const int64_t k = state.range(0), n = state.range(1), threads = state.range(2);
   omp_set_num_threads(int(threads));
   using dt = dnnl::memory::data_type;
   using tag = dnnl::memory::format_tag;
   dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   dnnl::stream stream(engine);
-  const dnnl::memory::desc src_md({kRows, k}, types.src, tag::ab);
+  const dnnl::memory::desc src_md({rows, k}, types.src, tag::ab);
   const dnnl::memory::desc any_weights_md({k, n}, types.weights, tag::any);
-  const dnnl::memory::desc dst_md({kRows, n}, types.dst, tag::ab);
+  const dnnl::memory::desc dst_md({rows, n}, types.dst, tag::ab);
   dnnl::matmul::primitive_desc pd;
   try {
     pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(src_md, any_weights_md, dst_md), engine);
@@ -246,9 +293,9 @@ void BM_onednn(benchmark::State& state, OnednnTypes types, bool cold) {
     copies.emplace_back(pd.weights_desc(), engine);
     dnnl::reorder(plain, copies.back()).execute(stream, plain, copies.back());
   }
-  std::vector<float> x_src = random_values(std::size_t(kRows * k), 2, types.src_scale);
+  std::vector<float> x_src = random_values(std::size_t(rows * k), 2, types.src_scale);
   for (float& v : x_src) v += types.src_mean;
-  dnnl::memory x_f32({{kRows, k}, dt::f32, tag::ab}, engine, x_src.data());
+  dnnl::memory x_f32({{rows, k}, dt::f32, tag::ab}, engine, x_src.data());
   dnnl::memory src(src_md, engine);
   dnnl::reorder(x_f32, src).execute(stream, x_f32, src);
   dnnl::memory dst(dst_md, engine);
@@ -259,7 +306,7 @@ void BM_onednn(benchmark::State& state, OnednnTypes types, bool cold) {
     stream.wait();
     next = (next + 1) % copies.size();
   }
-  set_counters(state, product_flops(kRows, k, n), double(pd.weights_desc().get_size()));
+  set_counters(state, product_flops(rows, k, n), double(pd.weights_desc().get_size()));
 }
 
 void shapes(benchmark::internal::Benchmark* b) {
@@ -286,6 +333,18 @@ BENCHMARK_CAPTURE(BM_ditmk, bf16_cold, WeightFormat::bf16, true)->Apply(cold_sha
 BENCHMARK_CAPTURE(BM_ditmk, int8_cold, WeightFormat::int8, true)->Apply(cold_shapes);
 BENCHMARK_CAPTURE(BM_onednn, bf16_cold, kOnednnBf16, true)->Apply(cold_shapes);
 BENCHMARK_CAPTURE(BM_onednn, int8_cold, kOnednnInt8, true)->Apply(cold_shapes);
+
+// The precompute's shapes (N1.5): the VL stack's q / k / v / out, FF up and down, the cross K / V.
+void vl_shapes(benchmark::internal::Benchmark* b) {
+  for (int64_t threads : {1, 2})
+    for (auto [k, n] : {std::pair<int64_t, int64_t>{2048, 2048}, {2048, 8192}, {8192, 2048}, {2048, 1536}})
+      b->Args({k, n, threads});
+  b->ArgNames({"K", "N", "threads"})->UseRealTime()->Unit(benchmark::kMicrosecond);
+}
+BENCHMARK_CAPTURE(BM_ditmk_rows, bf16, WeightFormat::bf16)->Apply(vl_shapes);
+BENCHMARK_CAPTURE(BM_ditmk_rows, int8, WeightFormat::int8)->Apply(vl_shapes);
+BENCHMARK_CAPTURE(BM_onednn, bf16_rows, kOnednnBf16, true, kVlRows)->Apply(vl_shapes);
+BENCHMARK_CAPTURE(BM_onednn, int8_rows, kOnednnInt8, true, kVlRows)->Apply(vl_shapes);
 
 void block_threads(benchmark::internal::Benchmark* b) {
   b->Arg(1)->Arg(2)->ArgNames({"threads"})->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -47,6 +47,47 @@ TEST(GemmPrepared, SharedRoundingEqualsPerCallRounding) {
   }
 }
 
+// gemm_rows over every row of a tall x (prepared once, or rounded by each call) gives exactly what one
+// gemm() per 64-row chunk over the whole column range gives. K is long enough that a column block
+// is one or two of the four panels on 512 KiB to 1 MiB of L2, so the walk crosses blocks.
+TEST(GemmRows, EqualsOneCallPerChunk) {
+  const int64_t rows = 150, k = 3000, n = 160;
+  const Tensor w = testing::random_tensor(DType::F32, {n, k}, 75);
+  const std::vector<float> x = testing::random_normal(std::size_t(rows * k), 76);
+  const std::vector<float> bias = testing::random_normal(std::size_t(n), 77);
+  for (Isa isa : supported_isas()) {
+    for (WeightFormat f : {WeightFormat::fp32, WeightFormat::bf16, WeightFormat::bfp8_b, WeightFormat::int8}) {
+      const PackedWeights packed = PackedWeights::pack(w.view(), WeightLayout::out_in, f);
+      std::vector<float> chunks(rows * n), walked(rows * n, -1.0f), prepared(rows * n, -1.0f);
+      alignas(64) static std::byte call_scratch[1 << 20];
+      GemmArgs a;
+      a.x = x.data(), a.x_stride = k, a.weights = &packed, a.bias = bias.data(), a.activation = Activation::silu;
+      a.y_stride = n, a.n_begin = 32, a.n_end = n, a.scratch = call_scratch, a.scratch_bytes = sizeof call_scratch;
+      for (int64_t r0 = 0; r0 < rows; r0 += kGemmMaxRows) {
+        GemmArgs c = a;
+        c.x = x.data() + r0 * k, c.m = std::min(kGemmMaxRows, rows - r0), c.y = chunks.data() + r0 * n;
+        gemm(c, isa);
+      }
+      a.m = rows, a.y = walked.data();
+      gemm_rows(a, isa);
+      std::vector<std::byte> all(gemm_scratch_bytes(packed, rows) + 64);
+      a.scratch = all.data() + (64 - reinterpret_cast<uintptr_t>(all.data()) % 64) % 64, a.scratch_bytes = all.size() - 64;
+      gemm_prepare_x(a, isa);
+      a.x_prepared = true, a.y = prepared.data();
+      gemm_rows(a, isa);
+      for (int64_t r = 0; r < rows; ++r) {
+        EXPECT_EQ(walked[r * n + 31], -1.0f) << "column 31 is outside the range";
+        for (int64_t c = 32; c < n; ++c) {
+          ASSERT_EQ(std::bit_cast<uint32_t>(walked[r * n + c]), std::bit_cast<uint32_t>(chunks[r * n + c]))
+              << isa_name(isa) << " " << weight_format_name(f) << " row " << r << " col " << c;
+          ASSERT_EQ(std::bit_cast<uint32_t>(prepared[r * n + c]), std::bit_cast<uint32_t>(chunks[r * n + c]))
+              << isa_name(isa) << " " << weight_format_name(f) << " row " << r << " col " << c;
+        }
+      }
+    }
+  }
+}
+
 // Preparing x's columns piece by piece (as threads do with the columns each produced) leaves the
 // same bytes as preparing all of them at once.
 TEST(GemmPrepared, ColumnPiecesEqualTheWhole) {

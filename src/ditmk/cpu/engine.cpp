@@ -101,31 +101,21 @@ struct Engine::FastOps {
   }
 
   // This thread's share of the columns, with x as given (every thread then rounds it itself) or
-  // already prepared for all threads in `prepared`. With more rows than one GEMM call takes (the VL
-  // tokens), the share is walked in column blocks small enough to stay in L2 while every 64-row
-  // chunk uses them, so weights leave memory once.
+  // already prepared for all threads in `prepared`; any number of rows (gemm_rows walks the VL
+  // tokens in L2-sized column blocks).
   void gemm_columns(int t, const PackedLinear& l, const float* x, int64_t x_stride, int64_t rows, float* y,
                     int64_t y_stride, Activation act, OutputMode mode, const float* bias,
                     PreparedX* prepared = nullptr) const {
     const Range panels = share(l.weights.panels(), t, engine.pool_.size());
     if (panels.empty()) return;
     GemmArgs a;
-    a.x = x, a.x_stride = x_stride, a.weights = &l.weights, a.bias = bias, a.activation = act, a.output = mode;
-    a.y_stride = y_stride;
-    a.x_prepared = prepared != nullptr && l.weights.format() != WeightFormat::fp32;
-    const std::size_t row_bytes = gemm_prepared_row_bytes(l.weights, engine.isa_);
-    const int64_t block = rows <= kGemmMaxRows ? panels.end - panels.begin
-                                               : gemm_column_block_panels(l.weights, engine.isa_, rows);
-    for (int64_t p0 = panels.begin; p0 < panels.end; p0 += block) {
-      const int64_t p1 = std::min(panels.end, p0 + block);
-      for (int64_t r0 = 0; r0 < rows; r0 += kGemmMaxRows) {
-        a.x = x + r0 * x_stride, a.m = std::min<int64_t>(kGemmMaxRows, rows - r0), a.y = y + r0 * y_stride;
-        a.n_begin = p0 * kPanelWidth, a.n_end = std::min(p1 * kPanelWidth, l.n());
-        if (a.x_prepared) a.scratch = prepared->data() + r0 * row_bytes, a.scratch_bytes = prepared->size() - r0 * row_bytes;
-        else a.scratch = engine.ws_->scratch_of(t), a.scratch_bytes = engine.ws_->gemm_scratch_bytes;
-        gemm(a, engine.isa_);
-      }
-    }
+    a.x = x, a.x_stride = x_stride, a.m = rows, a.weights = &l.weights, a.bias = bias, a.activation = act, a.output = mode;
+    a.y = y, a.y_stride = y_stride;
+    a.n_begin = panels.begin * kPanelWidth, a.n_end = std::min(panels.end * kPanelWidth, l.n());
+    a.x_prepared = prepared != nullptr;
+    if (a.x_prepared) a.scratch = prepared->data(), a.scratch_bytes = prepared->size();
+    else a.scratch = engine.ws_->scratch_of(t), a.scratch_bytes = engine.ws_->gemm_scratch_bytes;
+    gemm_rows(a, engine.isa_);
   }
 
   Matrix<float> linear_packed(const Matrix<float>& x, const PackedLinear& l, model::Act act) const {

@@ -1,5 +1,7 @@
 #include "ditmk/cpu/kernels/gemm.hpp"
 
+#include <algorithm>
+
 #include "ditmk/core/error.hpp"
 #include "ditmk/cpu/kernels/gemm_isa.hpp"
 
@@ -105,6 +107,29 @@ void gemm(const GemmArgs& args, Isa isa) {
     case Isa::avx2: return detail::gemm_avx2(a);
     case Isa::avx512_bf16:
     case Isa::amx_bf16: return detail::gemm_avx512(a);
+  }
+}
+
+void gemm_rows(const GemmArgs& args, Isa isa) {
+  require(args.weights != nullptr && args.m >= 1, "gemm_rows: weights or rows missing");
+  const PackedWeights& w = *args.weights;
+  const int64_t block = gemm_column_block_panels(w, isa, args.m);
+  const std::size_t row_bytes = gemm_prepared_row_bytes(w, isa);
+  const bool prepared = args.x_prepared && w.format() != WeightFormat::fp32;
+  GemmArgs call = args;
+  call.x_prepared = prepared;
+  for (int64_t n0 = args.n_begin; n0 < args.n_end; n0 += block * kGemmColumnStep) {
+    call.n_begin = n0, call.n_end = std::min(args.n_end, n0 + block * kGemmColumnStep);
+    for (int64_t r0 = 0; r0 < args.m; r0 += kGemmMaxRows) {
+      call.m = std::min(kGemmMaxRows, args.m - r0);
+      call.x = args.x + r0 * args.x_stride, call.y = args.y + r0 * args.y_stride;
+      if (prepared) {
+        const std::size_t offset = std::size_t(r0) * row_bytes;
+        require(args.scratch_bytes >= offset, "gemm_rows: scratch has {} bytes, needs more than {}", args.scratch_bytes, offset);
+        call.scratch = args.scratch + offset, call.scratch_bytes = args.scratch_bytes - offset;
+      }
+      gemm(call, isa);
+    }
   }
 }
 

@@ -66,6 +66,13 @@ std::size_t gemm_prepared_row_bytes(const PackedWeights& weights, Isa isa);
 // supported here. amx_bf16 runs the AVX512-BF16 kernels (every AMX CPU has them).
 void gemm(const GemmArgs& args, Isa isa);
 inline void gemm(const GemmArgs& args) { gemm(args, selected_isa()); }
+// gemm() over any number of rows (args.m >= 1; the precompute's VL tokens): calls of up to
+// kGemmMaxRows rows walked in column blocks of gemm_column_block_panels() panels, each block used by
+// every call before the next, so that it stays in L2 and the weights leave memory once. With
+// x_prepared, scratch holds every row as gemm_prepare_x left them (row r at r *
+// gemm_prepared_row_bytes()); otherwise it has room for one call (gemm_scratch_bytes(weights,
+// kGemmMaxRows)) and each call rounds its own rows. Same bits as one gemm() per 64-row chunk.
+void gemm_rows(const GemmArgs& args, Isa isa);
 // gemm() for int8 weights with the int8 dot product named rather than the one int8_dot_for picks
 // (which must be one of supported_int8_dots()): how the tests reach every int8 kernel of a CPU.
 void gemm_int8(const GemmArgs& args, Int8Dot dot);

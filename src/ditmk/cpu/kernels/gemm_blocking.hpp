@@ -13,9 +13,9 @@
 //     block must stay in L1D together with the blocks the tiles prefetch ahead of it: L1D holds
 //     (1 + prefetch_blocks) blocks as streamed, plus the buffer the tiles read; rounded down to a
 //     power of two of rows within [32, kGemmMaxBufferedBlockK].
-// - column_block_panels: with more rows than one call takes (the precompute's 300 VL tokens run as
-//   64-row calls) the caller walks its columns in blocks of this many panels, each used by every
-//   64-row call before the next: the block must stay in L2 beside one call's prepared x.
+// - column_block_panels: with more rows than one call takes (gemm_rows: the precompute's 300 VL
+//   tokens run as 64-row calls) the columns are walked in blocks of this many panels, each used by
+//   every 64-row call before the next: the block must stay in L2 beside one call's prepared x.
 // - The register tile is fixed per ISA by its register count (kernel files: 12 x 32 on AVX-512 bf16,
 //   6 x 32 int8 on AVX512-VNNI, 3 x 32 on AVX2, ...); x is read from L2 by every panel.
 //
