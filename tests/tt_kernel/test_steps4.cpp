@@ -1,5 +1,6 @@
 // The whole 4-step denoise in one launch (steps4) against the float64 reference: actions and every
-// step's velocity, for each version, with the seed's protocol and the simplified one.
+// step's velocity, for each version, with the seed's protocol and the simplified one; and the same
+// bits as the megakernel recorded before its kernel moved into tt-metal's dialect.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -8,6 +9,7 @@
 #include "ditmk/tt/kernel/emu_report.hpp"
 #include "ditmk/ref/action_head.hpp"
 #include "kernel_fixture.hpp"
+#include "recorded_results.hpp"
 
 namespace ditmk::tt::kernel::testing {
 namespace {
@@ -38,6 +40,12 @@ void check_steps4(model::Version version, TileFormat dtype, Gate gate, Protocol 
   const EmuResult got = emu.denoise(m.obs, m.call, m.noise);
   const std::string what = fmt::format("{} {}", model::version_name(version), protocol_name(protocol));
   expect_agrees(got.denoise, m.reference, gate, what.c_str());
+  const uint64_t bits = result_bits_hash(got.denoise);
+  const std::optional<uint64_t> recorded = recorded_bits(version, dtype, protocol);
+  ASSERT_TRUE(recorded.has_value()) << what << " " << tile_format_name(dtype) << ": no recorded result; this run's is "
+                                    << fmt::format("{:#018x}", bits);
+  EXPECT_EQ(bits, *recorded) << what << " " << tile_format_name(dtype) << ": not the recorded bits; this run's hash is "
+                             << fmt::format("{:#018x}", bits);
   for (const emu::CbHighWater& cb : got.launches.front().report.counters.cb_high_water)
     EXPECT_LE(cb.used_bytes, cb.planned_bytes) << what << " " << cb.name;
   std::printf("wall %.1f s\n", got.launches.front().wall_seconds);
@@ -82,10 +90,17 @@ TEST(KernelSteps4, N16Bfp8) { check_steps4(model::Version::n16, TileFormat::bfp8
 TEST(KernelSteps4, N17Bfp8) { check_steps4(model::Version::n17, TileFormat::bfp8_b, kBfp8Gate); }
 // the simplified protocol stays selectable and as accurate (fp32 Euler state for every version)
 TEST(KernelSteps4, OnehubN15Bf16) { check_steps4(model::Version::n15, TileFormat::bf16, kBf16Gate, Protocol::onehub); }
+TEST(KernelSteps4, OnehubN15Bfp8) {
+  check_steps4(model::Version::n15, TileFormat::bfp8_b, kBfp8Gate, Protocol::onehub);
+}
+TEST(KernelSteps4, OnehubN16Bf16) { check_steps4(model::Version::n16, TileFormat::bf16, kBf16Gate, Protocol::onehub); }
 TEST(KernelSteps4, OnehubN16Bfp8) {
   check_steps4(model::Version::n16, TileFormat::bfp8_b, kBfp8Gate, Protocol::onehub);
 }
 TEST(KernelSteps4, OnehubN17Bf16) { check_steps4(model::Version::n17, TileFormat::bf16, kBf16Gate, Protocol::onehub); }
+TEST(KernelSteps4, OnehubN17Bfp8) {
+  check_steps4(model::Version::n17, TileFormat::bfp8_b, kBfp8Gate, Protocol::onehub);
+}
 
 }  // namespace
 }  // namespace ditmk::tt::kernel::testing
