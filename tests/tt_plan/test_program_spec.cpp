@@ -217,24 +217,51 @@ TEST(ProgramSpec, RoleFlagsAndGroups) {
   }
 }
 
-TEST(ProgramSpec, CbL1AddressesAreContiguousAndShared) {
+// As tt-metal places them: the L1-sharded tensors behind cb_x and cb_a from the top of L1 down, x_rep
+// on the compute cores, a_rep (the multicast target) below it at one address on every group; the
+// other CBs contiguous upwards from kL1CbBase.
+TEST(ProgramSpec, CbL1AddressesFollowTtMetalsPlacement) {
   ProgramSpec spec = spec_of(Version::n17, Variant::steps4, TileFormat::bf16, Kernel::k4);
-  // cb_a is the multicast target: one address on every group, right at the CB base.
+  const uint32_t x_bytes = spec.cb("cb_x").total_bytes, a_bytes = spec.cb("cb_a").total_bytes;
+  EXPECT_EQ(spec.cb_l1_address.at("compute").at("cb_x"), kL1Bytes - x_bytes);
   for (const char* group : {"compute", "reader", "hub", "spare"}) {
-    EXPECT_EQ(spec.cb_l1_address.at(group).at("cb_a"), kL1CbBase) << group;
+    EXPECT_EQ(spec.cb_l1_address.at(group).at("cb_a"), kL1Bytes - x_bytes - a_bytes) << group;
   }
   for (const auto& [group, addresses] : spec.cb_l1_address) {
     std::vector<std::pair<uint32_t, uint32_t>> spans;
-    uint32_t end = kL1CbBase;
+    uint32_t end = kL1CbBase, shard_bytes = 0;
     for (const auto& [name, address] : addresses) {
+      if (!spec.cb(name).tensor_backed.empty()) {
+        shard_bytes += spec.cb(name).total_bytes;
+        continue;
+      }
       spans.push_back({address, address + spec.cb(name).total_bytes});
       end = std::max(end, address + spec.cb(name).total_bytes);
     }
     std::sort(spans.begin(), spans.end());
+    if (!spans.empty()) EXPECT_EQ(spans.front().first, kL1CbBase) << group;  // K4's readers hold cb_a alone
     for (size_t i = 1; i < spans.size(); ++i) ASSERT_EQ(spans[i - 1].second, spans[i].first) << group;
-    EXPECT_EQ(end - kL1CbBase, spec.l1_bytes.at(group)) << group;
+    EXPECT_EQ(end - kL1CbBase + shard_bytes, spec.l1_bytes.at(group)) << group;
+    EXPECT_LE(end + kK4L1Margin, spec.cb_l1_address.at(group).at("cb_a")) << group << ": the margin lies between";
   }
-  EXPECT_EQ(spec.cb_l1_address.at("compute").at("cb_x"), kL1CbBase + 262'144);
+}
+
+// A CB reaching into the margin below the shards, and a shard below the usable L1, are refused by name.
+TEST(ProgramSpec, ChecksRejectCbsIntoTheShards) {
+  const ProgramSpec good = spec_of(Version::n16, Variant::steps4, TileFormat::bfp8_b, Kernel::k4);
+  EXPECT_NO_THROW(check_groups_and_l1(good));
+  ProgramSpec into = good;
+  auto& hub = into.cb_l1_address.at("hub");
+  const auto cb = std::find_if(hub.begin(), hub.end(), [&](const auto& a) { return into.cb(a.first).tensor_backed.empty(); });
+  ASSERT_NE(cb, hub.end());
+  cb->second = hub.at("cb_a") - kK4L1Margin - into.cb(cb->first).total_bytes + 32;
+  std::string e = error_of([&] { check_groups_and_l1(into); });
+  EXPECT_TRUE(contains(e, "hub: " + cb->first + " ends at L1")) << e;
+  EXPECT_TRUE(contains(e, "past the CB region end")) << e;
+  ProgramSpec low = good;
+  low.cb_l1_address.at("compute").at("cb_x") = kL1CbBase - 32;
+  e = error_of([&] { check_groups_and_l1(low); });
+  EXPECT_TRUE(contains(e, "compute: cb_x (L1-sharded x_rep) would start at L1")) << e;
 }
 
 TEST(ProgramSpec, PerCoreArgs) {

@@ -83,33 +83,52 @@ uint32_t address_of(const IoSlot& slot, const ProgramOptions& options) {
 
 void place_cbs(ProgramSpec& spec) {
   const std::vector<KernelGroup> groups = spec.kernel_groups();
-  std::map<std::string, uint32_t> top;
-  for (const KernelGroup& g : groups) top[g.name] = kL1CbBase;
-  std::vector<const CBSpec*> order;
-  for (const CBSpec& cb : spec.cbs) {
-    if (cb.role_set == "all") order.push_back(&cb);
-  }
-  for (const CBSpec& cb : spec.cbs) {
-    if (cb.role_set != "all") order.push_back(&cb);
-  }
-  spec.cb_l1_address.clear();
-  spec.l1_bytes = {{"compute", 0}, {"reader", 0}, {"hub", 0}, {"spare", 0}};
-  for (const CBSpec* cb : order) {
-    const std::vector<Core> cores = spec.core_map.cores_of(cb->role_set);
+  const auto align_up = [](uint32_t bytes) { return (bytes + kL1CbAlign - 1) / kL1CbAlign * kL1CbAlign; };
+  // Per group: the first offset above its CBs, and the lowest offset its shards hold.
+  std::map<std::string, uint32_t> next, bottom;
+  for (const KernelGroup& g : groups) next[g.name] = kL1CbBase, bottom[g.name] = kL1Bytes;
+  const auto spans_of = [&](const CBSpec& cb) {
+    const std::vector<Core> cores = spec.core_map.cores_of(cb.role_set);
     std::vector<std::string> spans;
     for (const KernelGroup& g : groups) {
-      bool overlaps = std::any_of(g.cores.begin(), g.cores.end(),
-                                  [&](Core c) { return std::find(cores.begin(), cores.end(), c) != cores.end(); });
-      if (overlaps) spans.push_back(g.name);
+      if (std::any_of(g.cores.begin(), g.cores.end(),
+                      [&](Core c) { return std::find(cores.begin(), cores.end(), c) != cores.end(); }))
+        spans.push_back(g.name);
     }
-    uint32_t address = kL1CbBase;
-    for (const std::string& g : spans) address = std::max(address, top[g]);
-    address = (address + kL1CbAlign - 1) / kL1CbAlign * kL1CbAlign;
+    return spans;
+  };
+  spec.cb_l1_address.clear();
+  spec.l1_bytes = {{"compute", 0}, {"reader", 0}, {"hub", 0}, {"spare", 0}};
+  const auto place = [&](const CBSpec& cb, const std::vector<std::string>& spans, uint32_t address) {
     for (const std::string& g : spans) {
-      spec.cb_l1_address[g][cb->name] = address;
-      top[g] = address + cb->total_bytes;
-      spec.l1_bytes[g] += cb->total_bytes;
+      spec.cb_l1_address[g][cb.name] = address;
+      spec.l1_bytes[g] += cb.total_bytes;
     }
+  };
+  for (const CBSpec& cb : spec.cbs) {
+    if (cb.tensor_backed.empty()) continue;
+    const std::vector<std::string> spans = spans_of(cb);
+    uint32_t lowest = kL1Bytes;
+    for (const std::string& g : spans) lowest = std::min(lowest, bottom[g]);
+    // Below kL1CbBase (too many shards) the address is still recorded; check_program refuses it.
+    const uint32_t size = align_up(cb.total_bytes);
+    const uint32_t address = lowest >= size ? lowest - size : 0;
+    for (const std::string& g : spans) bottom[g] = address;
+    place(cb, spans, address);
+  }
+  std::vector<const CBSpec*> order;
+  for (const CBSpec& cb : spec.cbs) {
+    if (cb.tensor_backed.empty() && cb.role_set == "all") order.push_back(&cb);
+  }
+  for (const CBSpec& cb : spec.cbs) {
+    if (cb.tensor_backed.empty() && cb.role_set != "all") order.push_back(&cb);
+  }
+  for (const CBSpec* cb : order) {
+    const std::vector<std::string> spans = spans_of(*cb);
+    uint32_t address = kL1CbBase;
+    for (const std::string& g : spans) address = std::max(address, align_up(next[g]));
+    for (const std::string& g : spans) next[g] = address + cb->total_bytes;
+    place(*cb, spans, address);
   }
 }
 

@@ -25,9 +25,14 @@ struct ProgramOptions {
 // Throws ditmk::Error with one line naming the limit and the numbers when a check fails.
 ProgramSpec build_program_spec(const CoreMap& core_map, const ArenaLayout& layout, const ProgramOptions& options);
 
-// Places every CB in L1 upwards from kL1CbBase: CBs on the whole grid first (one address on every
-// core, as the multicast target needs), then the others in spec order, each at the highest top of
-// the kernel groups it spans. Fills spec.cb_l1_address and spec.l1_bytes.
+// Places every CB in L1 as tt-metal places a ProgramDescriptor's (and dialect::l1_layout reads
+// one): a tensor-backed CB at its L1-sharded tensor, the shards downwards from the top of L1 in spec
+// order, each at the highest 32 B aligned offset below the shards already on the kernel groups it
+// spans; the other CBs upwards from kL1CbBase, CBs on the whole grid first, then the others in spec
+// order, each at the lowest aligned offset above the CBs already on the groups it spans. A CB (or
+// shard) has one address on every core it is on, as the multicast targets need. Fills
+// spec.cb_l1_address and spec.l1_bytes (the bytes of every CB on the group, shards included).
+void place_cbs(ProgramSpec& spec);
 void place_cbs(ProgramSpec& spec);
 
 }  // namespace ditmk::tt

@@ -83,11 +83,22 @@ void check_groups_and_l1(const ProgramSpec& spec) {
     require(compute->second <= spec.l1_budget_compute, "{} compute L1 {} B exceeds the budget of {} B", kernel,
             compute->second, spec.l1_budget_compute);
   }
+  // The shards hold the top of L1 and the CBs grow up from kL1CbBase; what the limit keeps back of
+  // the usable L1 (K4: the kernel-config and allocator margin) lies between the two.
+  const uint32_t margin = kL1UsableBytes - std::min(spec.l1_limit, kL1UsableBytes);
   for (const auto& [group, addresses] : spec.cb_l1_address) {
+    uint32_t shards = kL1Bytes;
     for (const auto& [name, address] : addresses) {
+      if (spec.cb(name).tensor_backed.empty()) continue;
+      require(address >= kL1CbBase, "{} {}: {} (L1-sharded {}) would start at L1 {} B, below the usable L1 from {} B",
+              kernel, group, name, spec.cb(name).tensor_backed, address, kL1CbBase);
+      shards = std::min(shards, address);
+    }
+    const uint32_t cb_end = shards - std::min(shards, margin);
+    for (const auto& [name, address] : addresses) {
+      if (!spec.cb(name).tensor_backed.empty()) continue;
       const uint32_t end = address + spec.cb(name).total_bytes;
-      require(end <= kL1CbBase + spec.l1_limit, "{} {}: {} ends at L1 {} B, past the CB region end {} B", kernel,
-              group, name, end, kL1CbBase + spec.l1_limit);
+      require(end <= cb_end, "{} {}: {} ends at L1 {} B, past the CB region end {} B", kernel, group, name, end, cb_end);
     }
   }
 }
