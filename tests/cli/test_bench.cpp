@@ -19,7 +19,9 @@ TEST(BenchCommand, JsonReportHasTheMeasurementsAndBothFloors) {
   for (const char* field : {"median_ms_per_denoise", "min_ms_per_denoise", "max_ms_per_denoise", "median_ms_per_step",
                             "weight_bytes_per_step", "achieved_gbps", "achieved_gflops", "stream_bandwidth_gbps",
                             "floor_ms_per_denoise", "ratio_to_floor", "compute_peak_gflops",
-                            "compute_floor_ms_per_denoise", "ratio_to_compute_floor"}) {
+                            "compute_floor_ms_per_denoise", "ratio_to_compute_floor", "precompute_flops",
+                            "achieved_gflops_precompute", "achieved_gflops_steps", "precompute_fraction_of_peak",
+                            "steps_fraction_of_peak"}) {
     ASSERT_TRUE(j.contains(field)) << field;
     EXPECT_GT(j[field].get<double>(), 0.0) << field;
   }
@@ -29,6 +31,10 @@ TEST(BenchCommand, JsonReportHasTheMeasurementsAndBothFloors) {
   EXPECT_GE(j["ratio_to_floor"].get<double>(), 1.0);
   EXPECT_GE(j["ratio_to_compute_floor"].get<double>(), 1.0);
   EXPECT_EQ(j["compute_peak_instruction"].get<std::string>().empty(), false);
+  // The precompute and the steps split the call's multiply-adds between them.
+  EXPECT_LT(j["precompute_flops"].get<double>(), j["flops_per_denoise"].get<double>());
+  EXPECT_NEAR(j["achieved_gflops_steps"].get<double>() / j["compute_peak_gflops"].get<double>(),
+              j["steps_fraction_of_peak"].get<double>(), 1e-9);
   EXPECT_GT(j["cos_vs_ref"].get<double>(), 0.999);
   EXPECT_FALSE(j.contains("peer"));
 }
@@ -40,6 +46,7 @@ TEST(BenchCommand, TableNamesBothFloors) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("stream floor"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("compute floor"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("against peak   precompute"), std::string::npos) << r.out;
 }
 
 // int8 is timed beside bf16 in the same run, each against the peak of its own instruction.

@@ -56,7 +56,13 @@ struct Timings {
   std::vector<double> denoise_ms, loop_ms;
   model::DenoiseResult last;
   json engine;
-  double bytes_per_step = 0, bytes_per_denoise = 0, flops_per_denoise = 0, load_s = 0;
+  double bytes_per_step = 0, bytes_per_denoise = 0, flops_per_denoise = 0, precompute_flops = 0, load_s = 0;
+  // Per run: the precompute's milliseconds (the whole call less its 4-step loop).
+  std::vector<double> precompute_ms() const {
+    std::vector<double> ms;
+    for (std::size_t i = 0; i < denoise_ms.size(); ++i) ms.push_back(denoise_ms[i] - loop_ms[i]);
+    return ms;
+  }
 };
 
 // Multiply-adds of the per-call precompute: every packed precompute matrix applied to its rows.
@@ -99,8 +105,8 @@ std::vector<Timings> time_cpu(const BenchOptions& o, const model::Weights& w, in
     const cpu::PackedModel& pm = engine.packed();
     t[f].bytes_per_step = double(pm.step_weight_bytes(engine.packed_embodiment()));
     t[f].bytes_per_denoise = pm.config.n_steps * t[f].bytes_per_step + double(pm.precompute_weight_bytes());
-    t[f].flops_per_denoise =
-        pm.config.n_steps * pm.step_flops(engine.packed_embodiment()) + precompute_flops(pm, obs.tokens());
+    t[f].precompute_flops = precompute_flops(pm, obs.tokens());
+    t[f].flops_per_denoise = pm.config.n_steps * pm.step_flops(engine.packed_embodiment()) + t[f].precompute_flops;
     t[f].engine = {{"isa", cpu::isa_name(engine.isa())}, {"supported_isas", isas}, {"threads", engine.threads()},
                    {"weight_format", cpu::weight_format_name(formats[f])}};
     if (formats[f] == cpu::WeightFormat::int8) t[f].engine["int8_dot"] = cpu::int8_dot_name(cpu::int8_dot_for(engine.isa()));
@@ -184,12 +190,23 @@ json accuracy(const model::DenoiseResult& got, const model::DenoiseResult& refer
 // The other physical floor of a cpu run: its matrix multiply-adds at the measured peak of the
 // instruction its GEMM runs (attention, norms and epilogues are left out, so this floor is a lower
 // bound too).
+// The compute floor, and where the call stands against the peak: its precompute (the VL tokens'
+// products) and its 4-step loop apart, each its matrix multiply-adds over its median time.
 json compute_floor(cpu::WorkerPool& pool, const Timings& t, double median_ms) {
   const cpu::ComputePeak peak = cpu::measure_compute_peak(pool, cpu::parse_isa(t.engine["isa"].get<std::string>()),
                                                           cpu::parse_weight_format(t.engine["weight_format"].get<std::string>()), 5);
   const double floor_ms = t.flops_per_denoise / peak.flops_per_second * 1e3;
-  return {{"compute_peak_gflops", peak.flops_per_second / 1e9}, {"compute_peak_instruction", peak.instruction},
-          {"compute_floor_ms_per_denoise", floor_ms}, {"ratio_to_compute_floor", median_ms / floor_ms}};
+  const double precompute_rate = t.precompute_flops / (spread(t.precompute_ms()).median * 1e-3);
+  const double steps_rate = (t.flops_per_denoise - t.precompute_flops) / (spread(t.loop_ms).median * 1e-3);
+  return {{"compute_peak_gflops", peak.flops_per_second / 1e9},
+          {"compute_peak_instruction", peak.instruction},
+          {"compute_floor_ms_per_denoise", floor_ms},
+          {"ratio_to_compute_floor", median_ms / floor_ms},
+          {"precompute_flops", t.precompute_flops},
+          {"achieved_gflops_precompute", precompute_rate / 1e9},
+          {"achieved_gflops_steps", steps_rate / 1e9},
+          {"precompute_fraction_of_peak", precompute_rate / peak.flops_per_second},
+          {"steps_fraction_of_peak", steps_rate / peak.flops_per_second}};
 }
 
 json bench(const BenchOptions& o) {
@@ -302,6 +319,12 @@ void print_report(const json& r) {
     fmt::print("  compute floor  {:.2f} ms per denoise; ratio to compute floor {:.2f}x ({}-bound here)\n",
                r["compute_floor_ms_per_denoise"].get<double>(), r["ratio_to_compute_floor"].get<double>(),
                r["bound"].get<std::string>());
+    const double step_flops = r["flops_per_denoise"].get<double>() - r["precompute_flops"].get<double>();
+    fmt::print("  against peak   precompute {:.1f} G at {:.1f} {} ({:.0f}%), steps {:.1f} G at {:.1f} {} ({:.0f}%)\n",
+               r["precompute_flops"].get<double>() / 1e9, r["achieved_gflops_precompute"].get<double>(),
+               integer ? "GOP/s" : "GFLOP/s", 100 * r["precompute_fraction_of_peak"].get<double>(), step_flops / 1e9,
+               r["achieved_gflops_steps"].get<double>(), integer ? "GOP/s" : "GFLOP/s",
+               100 * r["steps_fraction_of_peak"].get<double>());
   }
   fmt::print("  accuracy       cos {:.7f}, rel-L2 {:.2e} (actions); worst step velocity cos {:.7f}, rel-L2 {:.2e}\n",
              r["cos_vs_ref"].get<double>(), r["rel_l2_vs_ref"].get<double>(), r["min_step_cos_vs_ref"].get<double>(),
