@@ -54,9 +54,11 @@ TEST_F(PlanCli, WritesManifestAndDescriptor) {
   EXPECT_EQ(m["named_ctas"]["image_mask_present"], 0);
   nlohmann::json d = nlohmann::json::parse(std::ifstream(descriptor));
   EXPECT_EQ(d["kernels"].size(), 12u);  // 4 groups x 3 RISCs
-  bool placeholder = false;
-  for (const auto& pair : d["kernels"][0]["named_compile_time_args"]) placeholder |= pair[1] == "<noc:hub_noc_x>";
-  EXPECT_TRUE(placeholder);
+  EXPECT_EQ(d["kernels"][0]["kernel_source"], "src/ditmk/tt/kernel/dit_kernel.cpp");
+  EXPECT_EQ(d["kernels"][0]["named_compile_time_args"]["hub_noc_x"], 4);  // the emulated chip's coordinates
+  EXPECT_EQ(d["kernels"][2]["config"]["unpack_to_dest_mode"]["19"], "UnpackToDestFp32");
+  EXPECT_EQ(d["tensors"].back()["name"], "action_pred");
+  EXPECT_EQ(d["kernels"][0]["common_runtime_args"][0]["address_of"], "x_rep");
   fs::remove(manifest);
   fs::remove(descriptor);
 }

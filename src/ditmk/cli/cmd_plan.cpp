@@ -1,5 +1,5 @@
 // `ditmk plan`: plans the megakernel (arena, core map, K1/K4 program), checks every limit and
-// prints the plan; --json / --descriptor write the manifest and the materialised descriptor, only
+// prints the plan; --json / --descriptor write the manifest and the program's ProgramDescriptor, only
 // once every check has passed.
 #include <fmt/format.h>
 
@@ -8,6 +8,8 @@
 #include "ditmk/cli/commands.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/atomic_file.hpp"
+#include "ditmk/tt/dialect/descriptor_json.hpp"
+#include "ditmk/tt/dialect/plan_descriptor.hpp"
 #include "ditmk/tt/plan/limits.hpp"
 #include "ditmk/tt/plan/manifest.hpp"
 #include "ditmk/tt/plan/program_builder.hpp"
@@ -79,7 +81,11 @@ void run_plan(const PlanArgs& args) {
   const tt::ProgramSpec spec = tt::build_program_spec(tt::blackhole_core_map(), layout, options);
   // Everything is serialised before the first file is written, so a failure leaves no output.
   const std::string manifest = args.json_path.empty() ? "" : tt::manifest_json(spec).dump(1) + "\n";
-  const std::string descriptor = args.descriptor_path.empty() ? "" : tt::descriptor_json(spec).dump(1) + "\n";
+  std::string descriptor;
+  if (!args.descriptor_path.empty()) {
+    const std::filesystem::path folder = std::filesystem::absolute(args.descriptor_path).parent_path();
+    descriptor = tt::dialect::descriptor_json(tt::dialect::plan_descriptor(spec, spec.kernel_source, folder)).dump(1) + "\n";
+  }
   print_plan(spec);
   if (!args.json_path.empty()) io::write_file_atomic(args.json_path, manifest);
   if (!args.descriptor_path.empty()) io::write_file_atomic(args.descriptor_path, descriptor);
@@ -99,7 +105,7 @@ void add_plan(CLI::App& app) {
   cmd->add_option("--cb-w-slots", args->cb_w_slots, "weight-ring depth in K-blocks (default 15 bfp8_b, 9/13 bf16)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--json", args->json_path, "write the manifest here");
-  cmd->add_option("--descriptor", args->descriptor_path, "write the materialised ProgramDescriptor JSON here");
+  cmd->add_option("--descriptor", args->descriptor_path, "write the program as a ProgramDescriptor (docs/tt-dialect.md) here");
   cmd->callback([args] { run_plan(*args); });
 }
 

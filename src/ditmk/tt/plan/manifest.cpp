@@ -8,14 +8,6 @@ using nlohmann::json;
 
 namespace {
 
-json core_json(Core c) { return json::array({c.x, c.y}); }
-
-json ranges_json(const std::vector<CoreRange>& ranges) {
-  json out = json::array();
-  for (const CoreRange& r : ranges) out.push_back({{"start", core_json(r.start)}, {"end", core_json(r.end)}});
-  return out;
-}
-
 json source_json(const WeightSource& s) {
   return {{"tensor", s.tensor},     {"per_embodiment", s.per_embodiment}, {"out_in", s.out_in},
           {"src_k0", s.src_k0},     {"k_len", s.k_len},                   {"n_len", s.n_len},
@@ -46,14 +38,6 @@ json op_json(const ArenaOp& op) {
           {"sources", sources},
           {"slices", slices}};
 }
-
-json per_core_json(const ProgramSpec& spec) {
-  json out = json::array();
-  for (const auto& [core, args] : spec.per_core_rt_args) out.push_back({{"core", core_json(core)}, {"args", args}});
-  return out;
-}
-
-std::string noc(const char* name) { return std::string("<noc:") + name + ">"; }
 
 }  // namespace
 
@@ -167,64 +151,6 @@ json manifest_json(const ProgramSpec& spec) {
           {"l1_budget_compute", spec.l1_budget_compute},
           {"unpack_to_dest_fp32_cbs", spec.unpack_to_dest_fp32_cbs},
           {"arena", arena_json(spec.layout)}};
-}
-
-json descriptor_json(const ProgramSpec& spec) {
-  const auto sets = spec.core_map.to_core_range_sets();
-  // Named args as ordered (name, value) pairs, as tt-metal takes them.
-  json named = json::array();
-  for (const NamedArg& a : spec.named_ctas) named.push_back({a.name, a.value});
-  for (const char* name : {"mcast_noc_x0", "mcast_noc_y0", "mcast_noc_x1", "mcast_noc_y1", "hub_noc_x", "hub_noc_y",
-                           "hub1_noc_x", "hub1_noc_y"}) {
-    named.push_back({name, noc(name)});
-  }
-  const json per_core = per_core_json(spec);
-  json kernels = json::array();
-  for (const KernelGroup& g : spec.kernel_groups()) {
-    json group_named = named;
-    for (size_t i = 0; i < spec.role_flags.size(); ++i) group_named.push_back({spec.role_flags[i].name, g.flags[i]});
-    json group_args = json::array();
-    for (const json& entry : per_core) {
-      Core c{entry["core"][0].get<int>(), entry["core"][1].get<int>()};
-      if (std::find(g.cores.begin(), g.cores.end(), c) != g.cores.end()) group_args.push_back(entry);
-    }
-    for (const char* risc : {"ncrisc", "brisc", "trisc"}) {
-      json k = {{"kernel_source", spec.kernel_source},
-                {"kernel_group", g.name},
-                {"processor", risc},
-                {"core_ranges", ranges_json(to_ranges(g.cores))},
-                {"named_compile_time_args", group_named},
-                {"common_runtime_args", spec.common_rt_args},
-                {"runtime_args", group_args}};
-      if (std::string(risc) == "ncrisc") k["config"] = {{"type", "data_movement"}, {"noc", 0}};
-      if (std::string(risc) == "brisc") k["config"] = {{"type", "data_movement"}, {"noc", 1}};
-      if (std::string(risc) == "trisc") {
-        k["config"] = {{"type", "compute"},
-                       {"math_fidelity", "HiFi2"},
-                       {"fp32_dest_acc_en", true},
-                       {"math_approx_mode", false},
-                       {"unpack_to_dest_fp32_cbs", spec.unpack_to_dest_fp32_cbs}};
-      }
-      kernels.push_back(std::move(k));
-    }
-  }
-  json cbs = json::array();
-  for (const CBSpec& cb : spec.cbs) {
-    json entry = {{"total_size", cb.total_bytes},
-                  {"core_ranges", ranges_json(sets.at(cb.role_set))},
-                  {"format_descriptors",
-                   json::array({{{"buffer_index", cb.id},
-                                 {"data_format", tile_format_name(cb.format)},
-                                 {"page_size", cb.page_bytes},
-                                 {"tile", {32, 32}}}})}};
-    if (!cb.tensor_backed.empty()) entry["backing_tensor"] = cb.tensor_backed;
-    cbs.push_back(std::move(entry));
-  }
-  json sems = json::array();
-  for (const SemSpec& s : spec.semaphores) {
-    sems.push_back({{"id", s.id}, {"core_ranges", ranges_json(sets.at("all"))}, {"initial_value", s.initial_value}});
-  }
-  return {{"kernels", kernels}, {"semaphores", sems}, {"cbs", cbs}, {"io_order", spec.io_order()}};
 }
 
 }  // namespace ditmk::tt
