@@ -8,7 +8,7 @@
 #include "ditmk/ref/action_head.hpp"
 #include "support/temp_dir.hpp"
 
-namespace ditmk::tt::kernel::testing {
+namespace ditmk::tt::host::testing {
 
 namespace {
 
@@ -77,4 +77,4 @@ const KernelModel& kernel_model(model::Version version) {
   return *slot;
 }
 
-}  // namespace ditmk::tt::kernel::testing
+}  // namespace ditmk::tt::host::testing

@@ -9,7 +9,7 @@
 #include "ditmk/model/precompute.hpp"
 #include "ditmk/model/weights.hpp"
 
-namespace ditmk::tt::kernel::testing {
+namespace ditmk::tt::host::testing {
 
 constexpr int kEmbodiment = 1;
 constexpr int kN15PaddingTokens = 24;  // of the N1.5 fixture's 300 VL tokens
@@ -32,4 +32,4 @@ model::Observation fixture_observation(const model::ModelConfig& config);
 // N1.5: 2 blocks (cross `all`, self); N1.6 / N1.7: 3 blocks (cross text, self, cross image).
 const KernelModel& kernel_model(model::Version version);
 
-}  // namespace ditmk::tt::kernel::testing
+}  // namespace ditmk::tt::host::testing

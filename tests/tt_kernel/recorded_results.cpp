@@ -3,7 +3,7 @@
 #include <cstring>
 #include <string>
 
-namespace ditmk::tt::kernel::testing {
+namespace ditmk::tt::host::testing {
 namespace {
 
 struct RecordedBits {
@@ -76,4 +76,4 @@ std::optional<double> recorded_block_us(model::Version version, Protocol protoco
   return std::nullopt;
 }
 
-}  // namespace ditmk::tt::kernel::testing
+}  // namespace ditmk::tt::host::testing

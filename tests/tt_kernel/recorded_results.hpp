@@ -10,9 +10,9 @@
 #include "ditmk/model/config.hpp"
 #include "ditmk/model/denoise.hpp"
 #include "ditmk/tt/formats.hpp"
-#include "ditmk/tt/kernel/kernel_config.hpp"
+#include "ditmk/tt/host/emu_executor.hpp"
 
-namespace ditmk::tt::kernel::testing {
+namespace ditmk::tt::host::testing {
 
 // FNV-1a over the float64 bytes of the actions, then of each step's velocity, in order.
 uint64_t result_bits_hash(const model::DenoiseResult& result);
@@ -24,4 +24,4 @@ std::optional<uint64_t> recorded_bits(model::Version version, TileFormat dtype, 
 // model's block variant (step 1, bfp8_b streams).
 std::optional<double> recorded_block_us(model::Version version, Protocol protocol, std::string_view kind);
 
-}  // namespace ditmk::tt::kernel::testing
+}  // namespace ditmk::tt::host::testing

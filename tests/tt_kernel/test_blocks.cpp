@@ -4,11 +4,11 @@
 
 #include "ditmk/core/rng.hpp"
 #include "ditmk/ref/action_head.hpp"
-#include "ditmk/tt/kernel/emu_executor.hpp"
-#include "ditmk/tt/kernel/emu_report.hpp"
+#include "ditmk/tt/host/emu_executor.hpp"
+#include "ditmk/tt/host/emu_report.hpp"
 #include "kernel_fixture.hpp"
 
-namespace ditmk::tt::kernel::testing {
+namespace ditmk::tt::host::testing {
 namespace {
 
 void check_blocks(model::Version version, int n_blocks, Protocol protocol = Protocol::seed) {
@@ -37,4 +37,4 @@ TEST(KernelBlocks, N17CrossTextSelfCrossImage) { check_blocks(model::Version::n1
 TEST(KernelBlocks, OnehubN15CrossAllThenSelf) { check_blocks(model::Version::n15, 2, Protocol::onehub); }
 
 }  // namespace
-}  // namespace ditmk::tt::kernel::testing
+}  // namespace ditmk::tt::host::testing

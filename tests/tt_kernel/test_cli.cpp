@@ -11,7 +11,7 @@
 #include "support/cli_runner.hpp"
 #include "support/trace_check.hpp"
 
-namespace ditmk::tt::kernel::testing {
+namespace ditmk::tt::host::testing {
 namespace {
 
 using ditmk::testing::run_command;
@@ -123,4 +123,4 @@ TEST(KernelCli, EmulateRejectsMoreBlocksThanTheModelHasInOneLine) {
 }
 
 }  // namespace
-}  // namespace ditmk::tt::kernel::testing
+}  // namespace ditmk::tt::host::testing

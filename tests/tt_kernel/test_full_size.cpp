@@ -7,10 +7,10 @@
 #include "ditmk/core/parallel.hpp"
 #include "ditmk/model/synthetic.hpp"
 #include "ditmk/ref/action_head.hpp"
-#include "ditmk/tt/kernel/emu_executor.hpp"
-#include "ditmk/tt/kernel/emu_report.hpp"
+#include "ditmk/tt/host/emu_executor.hpp"
+#include "ditmk/tt/host/emu_report.hpp"
 
-namespace ditmk::tt::kernel {
+namespace ditmk::tt::host {
 namespace {
 
 struct Gate {
@@ -48,4 +48,4 @@ TEST(KernelFullSize, N15Steps4Bfp8MatchesTheReference) { check_full_size_n15({Ti
 TEST(KernelFullSize, N15Steps4Bf16MatchesTheReference) { check_full_size_n15({TileFormat::bf16, 0.9999, 1e-2}); }
 
 }  // namespace
-}  // namespace ditmk::tt::kernel
+}  // namespace ditmk::tt::host

@@ -3,11 +3,11 @@
 // streamed once per step (the kernel's trace against the arena, and against the chip's counters).
 #include <gtest/gtest.h>
 
-#include "ditmk/tt/kernel/emu_executor.hpp"
-#include "ditmk/tt/kernel/emu_report.hpp"
+#include "ditmk/tt/host/emu_executor.hpp"
+#include "ditmk/tt/host/emu_report.hpp"
 #include "kernel_fixture.hpp"
 
-namespace ditmk::tt::kernel::testing {
+namespace ditmk::tt::host::testing {
 namespace {
 
 const EmuResult& two_launches() {
@@ -83,4 +83,4 @@ TEST(KernelStep, N16FourLaunchesWithHostOpsMatchTheReference) {
 }
 
 }  // namespace
-}  // namespace ditmk::tt::kernel::testing
+}  // namespace ditmk::tt::host::testing

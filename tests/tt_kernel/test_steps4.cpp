@@ -4,14 +4,14 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "ditmk/tt/kernel/call_tensors.hpp"
-#include "ditmk/tt/kernel/emu_executor.hpp"
-#include "ditmk/tt/kernel/emu_report.hpp"
+#include "ditmk/tt/host/call_tensors.hpp"
+#include "ditmk/tt/host/emu_executor.hpp"
+#include "ditmk/tt/host/emu_report.hpp"
 #include "ditmk/ref/action_head.hpp"
 #include "kernel_fixture.hpp"
 #include "recorded_results.hpp"
 
-namespace ditmk::tt::kernel::testing {
+namespace ditmk::tt::host::testing {
 namespace {
 
 struct Gate {
@@ -103,4 +103,4 @@ TEST(KernelSteps4, OnehubN17Bfp8) {
 }
 
 }  // namespace
-}  // namespace ditmk::tt::kernel::testing
+}  // namespace ditmk::tt::host::testing

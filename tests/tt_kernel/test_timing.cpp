@@ -8,13 +8,13 @@
 #include <sstream>
 
 #include "ditmk/tt/emu/chrome_trace.hpp"
-#include "ditmk/tt/kernel/emu_executor.hpp"
-#include "ditmk/tt/kernel/timing_report.hpp"
+#include "ditmk/tt/host/emu_executor.hpp"
+#include "ditmk/tt/host/timing_report.hpp"
 #include "kernel_fixture.hpp"
 #include "recorded_results.hpp"
 #include "support/trace_check.hpp"
 
-namespace ditmk::tt::kernel::testing {
+namespace ditmk::tt::host::testing {
 namespace {
 
 EmuResult timed_blocks(int threads, Protocol protocol = Protocol::seed, model::Version version = model::Version::n15) {
@@ -106,4 +106,4 @@ TEST(KernelTiming, TraceOfABlockLaunchIsValid) {
 }
 
 }  // namespace
-}  // namespace ditmk::tt::kernel::testing
+}  // namespace ditmk::tt::host::testing

@@ -7,7 +7,7 @@
 #include "ditmk/model/denoise.hpp"
 #include "ditmk/model/synthetic.hpp"
 #include "ditmk/ref/action_head.hpp"
-#include "ditmk/tt/kernel/emu_executor.hpp"
+#include "ditmk/tt/host/emu_executor.hpp"
 
 namespace ditmk::api {
 
@@ -63,14 +63,14 @@ class EmuBackend : public Backend {
   model::DenoiseResult run(const model::Observation& obs, const model::EulerStart& start, int embodiment) override {
     if (!start.row_strength.empty())
       fail("real-time chunking: the emu backend's megakernel has no per-row velocity strength input (use cpu or ref)");
-    return tt::kernel::EmuExecutor(weights_, embodiment, options_).denoise(obs, start.x0).denoise;
+    return tt::host::EmuExecutor(weights_, embodiment, options_).denoise(obs, start.x0).denoise;
   }
   std::string isa() const override { return "emulated Blackhole"; }
   int threads() const override { return options_.threads; }
 
  private:
   const model::Weights& weights_;
-  tt::kernel::EmuOptions options_;
+  tt::host::EmuOptions options_;
 };
 
 }  // namespace

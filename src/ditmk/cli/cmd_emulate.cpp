@@ -20,9 +20,9 @@
 #include "ditmk/tt/dialect/descriptor_runner.hpp"
 #include "ditmk/io/atomic_file.hpp"
 #include "ditmk/tt/emu/chrome_trace.hpp"
-#include "ditmk/tt/kernel/emu_report.hpp"
-#include "ditmk/tt/kernel/timing_report.hpp"
-#include "ditmk/tt/kernel/timing_sweep.hpp"
+#include "ditmk/tt/host/emu_report.hpp"
+#include "ditmk/tt/host/timing_report.hpp"
+#include "ditmk/tt/host/timing_sweep.hpp"
 
 namespace ditmk::cli {
 
@@ -103,7 +103,7 @@ model::Weights first_blocks(model::Weights weights, int n_blocks) {
   return weights;
 }
 
-void print_dit_report(const tt::kernel::EmuResult& r, const tt::kernel::VsReference& vs) {
+void print_dit_report(const tt::host::EmuResult& r, const tt::host::VsReference& vs) {
   using namespace ditmk::tt;
   const emu::LaunchReport& last = r.launches.back().report;
   fmt::print("{} {} {} x{} blocks: vs float64 reference cos {:.6f} rel-L2 {:.3g}", model::version_name(r.layout.version),
@@ -117,14 +117,14 @@ void print_dit_report(const tt::kernel::EmuResult& r, const tt::kernel::VsRefere
   fmt::print("time lower bound {:.1f} us ({}); launches {}{}\n", last.bound.seconds * 1e6, last.bound.limited_by,
              r.launches.size(), r.launches.size() > 1 ? (r.launches_identical ? ", identical" : ", DIFFER") : "");
   fmt::print("CB high-water marks (used / planned bytes):\n");
-  for (const emu::CbHighWater& cb : tt::kernel::high_water_by_name(last.counters)) {
+  for (const emu::CbHighWater& cb : tt::host::high_water_by_name(last.counters)) {
     fmt::print("  {:<13} #{:<2} {:>9} / {:>9}  on {}{}\n", cb.name, cb.id, cb.used_bytes, cb.planned_bytes,
                emu::core_name(cb.core), cb.used_bytes > cb.planned_bytes ? "  OVER" : "");
   }
   fmt::print("per block (one step): arena bytes, streamed this launch, DRAM-bound lower bound, seed's plan\n");
-  for (const tt::kernel::BlockRow& row : tt::kernel::block_table(r)) {
+  for (const tt::host::BlockRow& row : tt::host::block_table(r)) {
     fmt::print("  blk{:<3} {:>11} B  {:>11} B ({} x)  {:>7.1f} us  {:>5.1f} us\n", row.block, row.arena_bytes,
-               row.streamed_bytes, row.steps, row.dram_bound_seconds * 1e6, tt::kernel::kPlannedBlockSeconds * 1e6);
+               row.streamed_bytes, row.steps, row.dram_bound_seconds * 1e6, tt::host::kPlannedBlockSeconds * 1e6);
   }
   double wall = 0;
   for (const auto& l : r.launches) wall += l.wall_seconds;
@@ -134,7 +134,7 @@ void print_dit_report(const tt::kernel::EmuResult& r, const tt::kernel::VsRefere
 void run_dit_program(const EmulateArgs& args) {
   using namespace ditmk::tt;
   const Variant variant = parse_variant(args.variant.empty() ? "steps4" : args.variant);
-  const kernel::Protocol protocol = kernel::parse_protocol(args.protocol);
+  const host::Protocol protocol = host::parse_protocol(args.protocol);
   const TileFormat dtype = parse_tile_format(args.dtype);
   require(dtype != TileFormat::fp32, "--dtype: the stream arena is bf16 or bfp8_b, not fp32");
   const model::Weights full = load_model(args.model);
@@ -147,28 +147,28 @@ void run_dit_program(const EmulateArgs& args) {
   const int threads = hardware_threads();
   const ref::ActionHead ref(weights, embodiment, threads);
   const bool timing = args.timing || !args.trace.empty();
-  const kernel::EmuExecutor emu(weights, embodiment, {dtype, threads, protocol, 0, timing});
+  const host::EmuExecutor emu(weights, embodiment, {dtype, threads, protocol, 0, timing});
   const auto call = emu.precompute(obs);
-  kernel::EmuResult result;
-  kernel::VsReference vs;
+  host::EmuResult result;
+  host::VsReference vs;
   if (variant == Variant::block) {
     Matrix<double> h(weights.config.m_rows(), weights.config.dims.width);
     CounterRng rng(args.seed, 17);
     for (std::size_t i = 0; i < h.data.size(); ++i) h.data[i] = rng.normal(i);
     result = emu.blocks(obs, call, h, 0, weights.config.n_blocks);
-    for (int b = 0; b < weights.config.n_blocks; ++b) h = kernel::reference_block(weights, call, ref.step_tables(), b, 0, h);
-    vs.actions = kernel::agreement(result.residual, h);
+    for (int b = 0; b < weights.config.n_blocks; ++b) h = host::reference_block(weights, call, ref.step_tables(), b, 0, h);
+    vs.actions = host::agreement(result.residual, h);
   } else {
     result = variant == Variant::steps4 ? emu.denoise(obs, call, noise, int(args.launches))
                                         : emu.denoise_by_steps(obs, call, noise);
-    vs = kernel::compare_denoise(result.denoise, ref.denoise(call, noise));
+    vs = host::compare_denoise(result.denoise, ref.denoise(call, noise));
   }
-  nlohmann::json report = kernel::to_json(result, vs);
+  nlohmann::json report = host::to_json(result, vs);
   std::string timing_lines;
   if (timing) {
-    const kernel::TimingSummary summary = kernel::summarize_timing(result);
-    report["timing"] = kernel::to_json(summary);
-    timing_lines = kernel::timing_text(summary);
+    const host::TimingSummary summary = host::summarize_timing(result);
+    report["timing"] = host::to_json(summary);
+    timing_lines = host::timing_text(summary);
   }
   // the trace of the first launch (the step variant's first step)
   const std::string trace = args.trace.empty() ? "" : trace_json(*result.launches.front().report.timing);
@@ -182,21 +182,21 @@ void run_dit_program(const EmulateArgs& args) {
 void run_sweep(const EmulateArgs& args) {
   using namespace ditmk::tt;
   const model::Weights full = load_model(args.model);
-  const model::Weights weights = first_blocks(full, kernel::sweep_block_count(full.config));
+  const model::Weights weights = first_blocks(full, host::sweep_block_count(full.config));
   const int embodiment =
       weights.resolve_embodiment(args.embodiment.empty() ? default_embodiment(weights.config) : args.embodiment);
   const model::Observation obs = model::synthetic_observation(weights.config, args.seed);
   const int threads = hardware_threads();
-  const auto call = kernel::EmuExecutor(weights, embodiment, {TileFormat::bf16, threads}).precompute(obs);
-  std::vector<kernel::SweepRow> rows;
-  for (const kernel::SweepChoice& choice : kernel::sweep_choices(weights.config, obs)) {
-    rows.push_back(kernel::run_sweep_choice(weights, embodiment, obs, call, choice, threads));
+  const auto call = host::EmuExecutor(weights, embodiment, {TileFormat::bf16, threads}).precompute(obs);
+  std::vector<host::SweepRow> rows;
+  for (const host::SweepChoice& choice : host::sweep_choices(weights.config, obs)) {
+    rows.push_back(host::run_sweep_choice(weights, embodiment, obs, call, choice, threads));
     if (is_terminal(stderr))
-      fmt::print(stderr, "swept {} {} {} slots\n", kernel::protocol_name(choice.protocol),
+      fmt::print(stderr, "swept {} {} {} slots\n", host::protocol_name(choice.protocol),
                  tile_format_name(choice.dtype), choice.cb_w_slots);
   }
-  write_report(args.report, {{"sweep", kernel::to_json(rows)}});
-  fmt::print("{}", kernel::sweep_text(rows));
+  write_report(args.report, {{"sweep", host::to_json(rows)}});
+  fmt::print("{}", host::sweep_text(rows));
 }
 
 // ttnn.generic_op on the emulated chip: the descriptor's kernels compiled, its tensors in and out.

@@ -33,6 +33,5 @@ ProgramSpec build_program_spec(const CoreMap& core_map, const ArenaLayout& layou
 // shard) has one address on every core it is on, as the multicast targets need. Fills
 // spec.cb_l1_address and spec.l1_bytes (the bytes of every CB on the group, shards included).
 void place_cbs(ProgramSpec& spec);
-void place_cbs(ProgramSpec& spec);
 
 }  // namespace ditmk::tt

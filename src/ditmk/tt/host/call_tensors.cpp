@@ -1,4 +1,4 @@
-#include "ditmk/tt/kernel/call_tensors.hpp"
+#include "ditmk/tt/host/call_tensors.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/formats.hpp"
 
-namespace ditmk::tt::kernel {
+namespace ditmk::tt::host {
 
 std::vector<int> admissible_keys(const model::Observation& obs, model::KeySet keys, bool mask_padding) {
   const std::vector<uint8_t> mask = obs.key_mask(keys, mask_padding);
@@ -57,7 +57,7 @@ std::vector<std::byte> head_key_tiles(const ArenaLayout& layout, const Matrix<do
 std::vector<std::byte> key_mask_rows(int rows, int cols, int admissible) {
   std::vector<uint16_t> values(std::size_t(rows) * cols);
   for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c) values[std::size_t(r) * cols + c] = f32_to_bf16(c < admissible ? 0.0f : kMaskedScore);
+    for (int c = 0; c < cols; ++c) values[std::size_t(r) * cols + c] = f32_to_bf16(c < admissible ? 0.0f : kernel::kMaskedScore);
   std::vector<std::byte> out(values.size() * 2);
   std::memcpy(out.data(), values.data(), out.size());
   return out;
@@ -94,4 +94,4 @@ Matrix<double> unpadded(const std::vector<std::byte>& tiles, int rows, int cols,
   return out;
 }
 
-}  // namespace ditmk::tt::kernel
+}  // namespace ditmk::tt::host

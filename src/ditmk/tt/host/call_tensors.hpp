@@ -10,10 +10,10 @@
 #include "ditmk/core/matrix.hpp"
 #include "ditmk/model/observation.hpp"
 #include "ditmk/model/precompute.hpp"
-#include "ditmk/tt/kernel/kernel_config.hpp"
+#include "ditmk/tt/host/emu_executor.hpp"
 #include "ditmk/tt/plan/arena_layout.hpp"
 
-namespace ditmk::tt::kernel {
+namespace ditmk::tt::host {
 
 // The key counts of an observation's key sets (admissible keys only) and the layout they give.
 LayoutConfig observation_layout(const model::ModelConfig& config, const model::Observation& obs);
@@ -39,4 +39,4 @@ std::vector<std::byte> padded_tiles(const Matrix<double>& block, int row0, int r
 Matrix<double> unpadded(const std::vector<std::byte>& tiles, int rows, int cols, TileFormat format, int row0,
                         int n_rows, int n_cols);
 
-}  // namespace ditmk::tt::kernel
+}  // namespace ditmk::tt::host

@@ -11,9 +11,9 @@
 #include "ditmk/model/observation.hpp"
 #include "ditmk/model/precompute.hpp"
 #include "ditmk/model/weights.hpp"
-#include "ditmk/tt/kernel/kernel_config.hpp"
+#include "ditmk/tt/host/emu_executor.hpp"
 
-namespace ditmk::tt::kernel {
+namespace ditmk::tt::host {
 
 struct SweepChoice {
   Protocol protocol = Protocol::seed;
@@ -37,4 +37,4 @@ SweepRow run_sweep_choice(const model::Weights& weights, int embodiment, const m
 std::string sweep_text(const std::vector<SweepRow>& rows);
 nlohmann::json to_json(const std::vector<SweepRow>& rows);
 
-}  // namespace ditmk::tt::kernel
+}  // namespace ditmk::tt::host

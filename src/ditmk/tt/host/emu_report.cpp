@@ -1,4 +1,4 @@
-#include "ditmk/tt/kernel/emu_report.hpp"
+#include "ditmk/tt/host/emu_report.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include "ditmk/model/float64_ops.hpp"
 #include "ditmk/tt/emu/chip.hpp"
 
-namespace ditmk::tt::kernel {
+namespace ditmk::tt::host {
 
 Agreement agreement(const Matrix<double>& got, const Matrix<double>& want) {
   double dot = 0, gg = 0, ww = 0, diff = 0;
@@ -119,4 +119,4 @@ nlohmann::json to_json(const EmuResult& result, const VsReference& vs) {
           {"wall_seconds", wall}};
 }
 
-}  // namespace ditmk::tt::kernel
+}  // namespace ditmk::tt::host

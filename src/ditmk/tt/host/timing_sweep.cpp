@@ -1,4 +1,4 @@
-#include "ditmk/tt/kernel/timing_sweep.hpp"
+#include "ditmk/tt/host/timing_sweep.hpp"
 
 #include <map>
 #include <set>
@@ -6,13 +6,13 @@
 #include <fmt/format.h>
 
 #include "ditmk/core/error.hpp"
-#include "ditmk/tt/kernel/call_tensors.hpp"
-#include "ditmk/tt/kernel/emu_executor.hpp"
-#include "ditmk/tt/kernel/timing_report.hpp"
+#include "ditmk/tt/host/call_tensors.hpp"
+#include "ditmk/tt/host/emu_executor.hpp"
+#include "ditmk/tt/host/timing_report.hpp"
 #include "ditmk/tt/plan/cb_tables.hpp"
 #include "ditmk/tt/plan/program_builder.hpp"
 
-namespace ditmk::tt::kernel {
+namespace ditmk::tt::host {
 
 namespace {
 
@@ -119,4 +119,4 @@ nlohmann::json to_json(const std::vector<SweepRow>& rows) {
   return out;
 }
 
-}  // namespace ditmk::tt::kernel
+}  // namespace ditmk::tt::host

@@ -11,9 +11,9 @@
 #include "ditmk/model/denoise.hpp"
 #include "ditmk/model/precompute.hpp"
 #include "ditmk/model/weights.hpp"
-#include "ditmk/tt/kernel/emu_executor.hpp"
+#include "ditmk/tt/host/emu_executor.hpp"
 
-namespace ditmk::tt::kernel {
+namespace ditmk::tt::host {
 
 // The seed's planned time of one DiT block on the p150 (TARGET.md section 7).
 constexpr double kPlannedBlockSeconds = 77e-6;
@@ -48,4 +48,4 @@ std::vector<emu::CbHighWater> high_water_by_name(const emu::Counters& counters);
 
 nlohmann::json to_json(const EmuResult& result, const VsReference& vs);
 
-}  // namespace ditmk::tt::kernel
+}  // namespace ditmk::tt::host

@@ -1,4 +1,4 @@
-#include "ditmk/tt/kernel/timing_report.hpp"
+#include "ditmk/tt/host/timing_report.hpp"
 
 #include <algorithm>
 #include <map>
@@ -6,11 +6,11 @@
 #include <fmt/format.h>
 
 #include "ditmk/core/error.hpp"
-#include "ditmk/tt/kernel/emu_report.hpp"
+#include "ditmk/tt/host/emu_report.hpp"
 #include "ditmk/tt/plan/core_map.hpp"
 #include "ditmk/tt/plan/limits.hpp"
 
-namespace ditmk::tt::kernel {
+namespace ditmk::tt::host {
 
 namespace {
 
@@ -257,4 +257,4 @@ std::string timing_text(const TimingSummary& s) {
   return out;
 }
 
-}  // namespace ditmk::tt::kernel
+}  // namespace ditmk::tt::host

@@ -20,7 +20,13 @@
 #include "ditmk/tt/kernel/kernel_config.hpp"
 #include "ditmk/tt/plan/program_spec.hpp"
 
-namespace ditmk::tt::kernel {
+namespace ditmk::tt::host {
+
+// The kernel's settings and trace, as the host passes and reads them.
+using kernel::parse_protocol;
+using kernel::Protocol;
+using kernel::protocol_name;
+using kernel::StreamTrace;
 
 struct EmuOptions {
   TileFormat dtype = TileFormat::bf16;  // stream arena format (the tail arena is bf16)
@@ -73,4 +79,4 @@ class EmuExecutor {
   EmuOptions options_;
 };
 
-}  // namespace ditmk::tt::kernel
+}  // namespace ditmk::tt::host

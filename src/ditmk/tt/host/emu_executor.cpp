@@ -1,4 +1,4 @@
-#include "ditmk/tt/kernel/emu_executor.hpp"
+#include "ditmk/tt/host/emu_executor.hpp"
 
 #include <chrono>
 
@@ -6,14 +6,15 @@
 #include "ditmk/ref/action_head.hpp"
 #include "ditmk/tt/emu/from_plan.hpp"
 #include "ditmk/tt/pack/arena_image.hpp"
-#include "ditmk/tt/kernel/call_tensors.hpp"
+#include "ditmk/tt/host/call_tensors.hpp"
 #include "ditmk/tt/kernel/dit_kernel.hpp"
 #include "ditmk/tt/pack/host_tables.hpp"
+#include "ditmk/tt/plan/io_tensors.hpp"
 #include "ditmk/tt/plan/layout_config.hpp"
 #include "ditmk/tt/plan/limits.hpp"
 #include "ditmk/tt/plan/program_builder.hpp"
 
-namespace ditmk::tt::kernel {
+namespace ditmk::tt::host {
 
 namespace {
 
@@ -54,8 +55,7 @@ class DeviceRun {
 
   // steps4: the Euler state x_t [m_pad, a_pad] fp32 with the noise at the action rows.
   void put_state(const MatD& noise) {
-    put("x_t", padded_tiles(noise, layout_.action_rows[0], kMPad, layout_.a_pad, TileFormat::fp32), 4096,
-        TileFormat::fp32);
+    put("x_t", padded_tiles(noise, layout_.action_rows[0], kMPad, layout_.a_pad, TileFormat::fp32));
   }
 
   // Builds the K4 program for `step_index`, loads it with the kernel and (block / step) uploads the
@@ -72,7 +72,7 @@ class DeviceRun {
     program.io["x_rep"] = dry.cb_l1_address.at("compute").at("cb_x");
     program.io["a_rep"] = dry.cb_l1_address.at("compute").at("cb_a");
     spec_ = build_program_spec(blackhole_core_map(), layout_, program);
-    auto config = std::make_shared<KernelConfig>();
+    auto config = std::make_shared<kernel::KernelConfig>();
     config->layout = &spec_.layout;
     for (std::size_t i = 0; i < spec_.io.size(); ++i) config->io_index[spec_.io[i].name] = uint32_t(i);
     config->n_steps = layout_.variant == Variant::steps4 ? kSteps : 1;
@@ -80,7 +80,7 @@ class DeviceRun {
     for (const Core& core : spec_.core_map.compute) config->compute_cores.push_back({uint32_t(core.x), uint32_t(core.y)});
     config->compute_cb_address = spec_.cb_l1_address.at("compute");
     config_kernel_ = config;
-    device_.load(emu::program_from_plan(spec_, make_dit_kernel(config)));
+    device_.load(emu::program_from_plan(spec_, kernel::make_dit_kernel(config)));
     if (!residual) return;
     const std::vector<std::byte> tiles = padded_tiles(*residual, 0, kMPad, layout_.width, TileFormat::bf16);
     const std::size_t row_bytes = tiles.size() / 2;
@@ -104,13 +104,18 @@ class DeviceRun {
   }
 
  private:
-  void put(const std::string& name, std::vector<std::byte> bytes, uint32_t page, TileFormat format = TileFormat::bf16) {
-    const emu::DramBuffer& b = device_.allocate_interleaved(name, format, bytes.size(), page);
+  // Allocates the io tensor as the plan describes it (io_tensors.hpp) and fills it with `bytes`.
+  void put(const std::string& name, std::vector<std::byte> bytes) {
+    const IoTensor t = dram_io_tensor(layout_, name);
+    require(bytes.size() == t.bytes(), "io tensor {}: {} B built, the plan's [{}, {}] holds {} B", name, bytes.size(),
+            t.rows, t.cols, t.bytes());
+    const emu::DramBuffer& b = device_.allocate_interleaved(name, t.format, bytes.size(), t.page_bytes);
     device_.write_buffer(b, as_bytes(bytes));
     buffers_[name] = &b;
   }
-  void output(const std::string& name, uint64_t bytes, uint32_t page, TileFormat format) {
-    buffers_[name] = &device_.allocate_interleaved(name, format, bytes, page);
+  void output(const std::string& name) {
+    const IoTensor t = dram_io_tensor(layout_, name);
+    buffers_[name] = &device_.allocate_interleaved(name, t.format, t.bytes(), t.page_bytes);
   }
 
   void load_weights(int embodiment, const LayoutConfig& keys, TileFormat dtype) {
@@ -118,8 +123,8 @@ class DeviceRun {
       const uint64_t bank_bytes = layout_.arena_bank_bytes[int(arena)];
       if (bank_bytes == 0) continue;
       const std::string name = arena == Arena::stream ? "arena_stream" : "arena_small";
-      const TileFormat format = arena == Arena::stream ? layout_.dtype_stream : layout_.dtype_small;
-      const emu::DramBuffer& b = device_.allocate_sharded(name, format, bank_bytes * kDramBanks, uint32_t(bank_bytes));
+      const IoTensor t = dram_io_tensor(layout_, name);  // one page a bank: the bank's image
+      const emu::DramBuffer& b = device_.allocate_sharded(name, t.format, t.bytes(), t.page_bytes);
       device_.write_buffer(b, as_bytes(arena_image(layout_, arena, w_, embodiment)));
       buffers_[name] = &b;
     }
@@ -130,36 +135,35 @@ class DeviceRun {
     const ArenaLayout table_layout = plan_arena(config_, keys, steps4);
     for (const HostTable& t : host_tables(table_layout, w_, embodiment)) {
       const bool wanted = t.name == "adaln_rows" || t.name == "bias_rows" || layout_.variant == Variant::steps4;
-      if (wanted) put(t.name, table_bytes(t), uint32_t(t.cols * 2));
+      if (wanted) put(t.name, table_bytes(t));
     }
   }
 
   void load_call(const model::Observation& obs, const model::CallInputs<double>& call) {
     const int m = layout_.m_logical;
-    put("self_mask", key_mask_rows(kMPad, kMPad, m), kMPad * 2);
+    put("self_mask", key_mask_rows(kMPad, kMPad, m));
     std::map<model::KeySet, bool> mask_written;
     for (int b = 0; b < layout_.n_blocks; ++b) {
       if (!layout_.is_cross(b)) continue;
       const KeySetShape& shape = layout_.keys_of(b);
       const std::vector<int> keys = admissible_keys(obs, shape.keys, config_.mask_padding);
-      put(fmt::format("kv_k_{}", b), head_key_tiles(layout_, call.cross_k[b], keys, shape.chunks(), true), 2048);
-      put(fmt::format("kv_v_{}", b), head_key_tiles(layout_, call.cross_v[b], keys, shape.chunks(), false), 2048);
+      put(fmt::format("kv_k_{}", b), head_key_tiles(layout_, call.cross_k[b], keys, shape.chunks(), true));
+      put(fmt::format("kv_v_{}", b), head_key_tiles(layout_, call.cross_v[b], keys, shape.chunks(), false));
       const std::string slot = std::string(model::key_set_name(shape.keys)) + "_mask";
       const bool present = shape.keys != model::KeySet::image || shape.l_real != shape.l_pad;
       if (present && !mask_written[shape.keys]) {
         const int cols = shape.chunks() * kKeyChunk;
-        put(slot, key_mask_rows(kMPad, cols, int(keys.size())), uint32_t(cols * 2));
+        put(slot, key_mask_rows(kMPad, cols, int(keys.size())));
         mask_written[shape.keys] = true;
       }
     }
-    const int a_pad = layout_.a_pad, d = layout_.width;
     switch (layout_.variant) {
-      case Variant::block: output("x_out", uint64_t(kMPad) * d * 2, 2048, TileFormat::bf16); break;
-      case Variant::step: output("y_out", uint64_t(kMPad) * layout_.out_dim * 2, 2048, TileFormat::bf16); break;
+      case Variant::block: output("x_out"); break;
+      case Variant::step: output("y_out"); break;
       case Variant::steps4:
-        put("state_features", bf16_rows(call.state_token, 1), uint32_t(d * 2));
-        output("velocity_out", uint64_t(kSteps) * kMPad * a_pad * 2, 2048, TileFormat::bf16);
-        output("action_pred", uint64_t(kMPad) * a_pad * 4, 4096, TileFormat::fp32);
+        put("state_features", bf16_rows(call.state_token, 1));
+        output("velocity_out");
+        output("action_pred");
         break;
     }
   }
@@ -172,7 +176,7 @@ class DeviceRun {
   emu::Device device_;
   std::map<std::string, const emu::DramBuffer*> buffers_;
   ProgramSpec spec_;
-  std::shared_ptr<KernelConfig> config_kernel_;
+  std::shared_ptr<kernel::KernelConfig> config_kernel_;
 };
 
 void describe(EmuResult& r, const DeviceRun& s, Protocol protocol) {
@@ -303,4 +307,4 @@ EmuResult EmuExecutor::blocks(const model::Observation& obs, const model::CallIn
   return r;
 }
 
-}  // namespace ditmk::tt::kernel
+}  // namespace ditmk::tt::host

@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "ditmk/tt/emu/timing_model.hpp"
-#include "ditmk/tt/kernel/emu_executor.hpp"
+#include "ditmk/tt/host/emu_executor.hpp"
 
-namespace ditmk::tt::kernel {
+namespace ditmk::tt::host {
 
 struct BlockTiming {
   int step = 0;
@@ -54,4 +54,4 @@ nlohmann::json to_json(const TimingSummary& summary);
 // The human-readable lines `ditmk emulate --timing` prints.
 std::string timing_text(const TimingSummary& summary);
 
-}  // namespace ditmk::tt::kernel
+}  // namespace ditmk::tt::host
