@@ -239,7 +239,9 @@ TEST(ProgramSpec, CbL1AddressesFollowTtMetalsPlacement) {
       end = std::max(end, address + spec.cb(name).total_bytes);
     }
     std::sort(spans.begin(), spans.end());
-    if (!spans.empty()) EXPECT_EQ(spans.front().first, kL1CbBase) << group;  // K4's readers hold cb_a alone
+    if (!spans.empty()) {
+      EXPECT_EQ(spans.front().first, kL1CbBase) << group;  // K4's readers hold cb_a alone
+    }
     for (size_t i = 1; i < spans.size(); ++i) ASSERT_EQ(spans[i - 1].second, spans[i].first) << group;
     EXPECT_EQ(end - kL1CbBase + shard_bytes, spec.l1_bytes.at(group)) << group;
     EXPECT_LE(end + kK4L1Margin, spec.cb_l1_address.at(group).at("cb_a")) << group << ": the margin lies between";

@@ -39,8 +39,17 @@ struct CbHighWater {
   CoreCoord core;
 };
 
+// One DRAM read a kernel issued: the bank, the address in it, the bytes. A host attributes them to
+// its buffers (and to regions inside one, as the megakernel's report does per DiT block).
+struct DramRead {
+  uint32_t bank = 0;
+  uint32_t address = 0;
+  uint32_t bytes = 0;
+};
+
 struct Counters {
   std::array<BankTraffic, kNumDramBanks> dram{};
+  std::vector<DramRead> dram_reads;  // every read of the launch, in issue order
   std::array<NocTraffic, 2> noc{};
   std::vector<CoreTraffic> cores = std::vector<CoreTraffic>(kNumCores);
   std::vector<CbHighWater> cb_high_water;

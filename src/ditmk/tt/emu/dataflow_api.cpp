@@ -152,9 +152,11 @@ void count_noc(uint32_t sender_index, const std::vector<uint32_t>& receivers, ui
   for (uint32_t index : receivers) counters.cores[index].received_bytes[noc] += bytes;
 }
 
-void count_dram(const DramBuffer& buffer, uint32_t bank, uint64_t bytes, bool write) {
-  BankTraffic& t = chip().counters.dram[bank];
+void count_dram(const DramBuffer& buffer, uint32_t bank, uint32_t address, uint32_t bytes, bool write) {
+  Counters& counters = chip().counters;
+  BankTraffic& t = counters.dram[bank];
   (write ? t.write_bytes : t.read_bytes) += bytes;
+  if (!write) counters.dram_reads.push_back({bank, address, bytes});
   if (buffer.format == TileFormat::bfp8_b) t.bfp8_bytes += bytes;
 }
 
@@ -340,7 +342,7 @@ void noc_async_read(uint64_t src, uint32_t dst_l1, uint32_t size) {
     }
     const std::byte* from = chip().dram.bank_bytes(a.x0, a.address);
     t.data.assign(from, from + size);
-    count_dram(buffer, a.x0, size, false);
+    count_dram(buffer, a.x0, a.address, size, false);
     count_noc(UINT32_MAX, t.core_indices, size);
     record({OpKind::noc_read, buffer.format == TileFormat::bfp8_b, dram_endpoint(a.x0), size});
   } else if (a.target == NocTarget::core) {
@@ -373,7 +375,7 @@ void noc_async_write(uint32_t src_l1, uint64_t dst, uint32_t size) {
     const DramBuffer& buffer = dram_buffer(a.x0, a.address, size, call);
     t.to_dram = true;
     t.bank = a.x0;
-    count_dram(buffer, a.x0, size, true);
+    count_dram(buffer, a.x0, a.address, size, true);
     count_noc(core_idx(), {}, size);
     record({OpKind::noc_write, buffer.format == TileFormat::bfp8_b, dram_endpoint(a.x0), size});
   } else if (a.target == NocTarget::core) {

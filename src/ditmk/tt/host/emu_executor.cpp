@@ -94,11 +94,10 @@ class DeviceRun {
 
   EmuLaunch launch() {
     const auto start = std::chrono::steady_clock::now();
-    *config_kernel_->trace = StreamTrace{std::vector<uint64_t>(layout_.n_blocks, 0), 0, 0};
     EmuLaunch out;
     out.report = device_.launch();
     out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    out.trace = *config_kernel_->trace;
+    out.trace = stream_trace(layout_, buffers_, out.report.counters);
     if (!out.report.clean()) fail("emulated launch faulted: {}", emu::to_string(out.report.faults.front()));
     return out;
   }

@@ -39,7 +39,6 @@ void stream_slice(Ctx& x, const ArenaOp& op) {
     noc_async_read(bank + address, get_write_ptr(x.cb_tw), uint32_t(slice.bytes));
     noc_async_read_barrier();
     cb_push_back(x.cb_tw, kTailPages);
-    x.cfg.trace->tail_weight_bytes += slice.bytes;
     return;
   }
   const uint32_t block_bytes = uint32_t(op.k_block_bytes);
@@ -49,7 +48,6 @@ void stream_slice(Ctx& x, const ArenaOp& op) {
     noc_async_read_barrier();
     cb_push_back(x.cb_w, kKBlockPages);
   }
-  x.cfg.trace->block_weight_bytes.at(op.block) += slice.bytes;
 }
 
 void setup_constants(Ctx& x) {
@@ -93,7 +91,6 @@ std::vector<Bf16Tile> read_row_tiles(Ctx& x, uint32_t table, uint32_t row_bytes,
                    kRowChunkBytes);
   }
   noc_async_read_barrier();
-  x.cfg.trace->io_read_bytes += rows_and_col_tiles.size() * kRowChunkBytes;
   std::vector<Bf16Tile> tiles;
   for (std::size_t i = 0; i < rows_and_col_tiles.size(); ++i) {
     uint16_t values[32];
@@ -111,7 +108,6 @@ Bf16Tile read_rows_tile(Ctx& x, uint32_t table, uint32_t row_bytes, const int* r
     if (rows[r] < 0) continue;
     noc_async_read(gen.get_noc_addr(uint32_t(rows[r]), col_tile * kRowChunkBytes), scratch, kRowChunkBytes);
     noc_async_read_barrier();
-    x.cfg.trace->io_read_bytes += kRowChunkBytes;
     uint16_t values[32];
     l1_read(scratch, values, kRowChunkBytes);
     for (int c = 0; c < 32; ++c) tile[tile_index(r, c)] = values[c];

@@ -13,7 +13,7 @@
 namespace ditmk::tt::kernel {
 
 // NCRISC: streams this core's slice of `op` from its DRAM bank, K-block by K-block into the cb_w
-// ring (stream ops) or as one fixed cb_tw transaction (tail ops). Counts the bytes in the trace.
+// ring (stream ops) or as one fixed cb_tw transaction (tail ops).
 void stream_slice(Ctx& x, const ArenaOp& op);
 
 // BRISC at start: the constant tiles (compute). The hubs publish their landing rings' bases, the

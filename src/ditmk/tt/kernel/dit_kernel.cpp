@@ -116,7 +116,6 @@ class Walk {
         for (uint32_t p = 0; p < tiles; ++p)
           noc_async_read(state.get_noc_addr(p), get_write_ptr(x_.cb_act) + p * kFp32TileBytes, kFp32TileBytes);
         noc_async_read_barrier();
-        x_.cfg.trace->io_read_bytes += tiles * kFp32TileBytes;
         cb_push_back(x_.cb_act, tiles);
       }
     }
@@ -406,7 +405,6 @@ class Walk {
                        kBf16TileBytes);
       }
     }
-    x_.cfg.trace->io_read_bytes += 8 * kBf16TileBytes;
   }
 
   std::string mask_slot(const KeySetShape& keys) const { return std::string(model::key_set_name(keys.keys)) + "_mask"; }
@@ -419,7 +417,6 @@ class Walk {
     const uint32_t chunk_bytes = 2 * kTile * 2;  // 64 bf16 keys
     const InterleavedAddrGen table{x_.io(mask_slot(keys)), chunk_bytes * uint32_t(keys.chunks())};
     noc_async_read(table.get_noc_addr(0, first * chunk_bytes), get_write_ptr(x_.cb_mask), (end - first) * chunk_bytes);
-    x_.cfg.trace->io_read_bytes += (end - first) * chunk_bytes;
   }
 
   // The additive mask tiles of chunks [first, end) from the row read_cross_masks landed, or open

@@ -2,8 +2,7 @@
 // What the host hands the unified DiT kernel besides its args: the arena layout (the slice geometry
 // of each op, a pure function of the plan's ownership rules) and the io slot order, both fixed at
 // "compile time" on the real chip. The kernel reads every address from the common runtime args and
-// every op offset from the offsets table there. The trace records what the kernel streamed, per
-// DiT block, so the report can show that each weight byte is read exactly once per step.
+// every op offset from the offsets table there.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -31,12 +30,6 @@ enum class Protocol { seed, onehub };
 std::string_view protocol_name(Protocol protocol);
 Protocol parse_protocol(std::string_view name);
 
-struct StreamTrace {
-  std::vector<uint64_t> block_weight_bytes;  // per DiT block, summed over the steps of the launch
-  uint64_t tail_weight_bytes = 0;            // output head, decoder and encoder slices
-  uint64_t io_read_bytes = 0;                // every other DRAM read: tables, masks, K/V, state
-};
-
 struct KernelConfig {
   const ArenaLayout* layout = nullptr;
   std::map<std::string, uint32_t> io_index;  // io slot -> index of its address in the common args
@@ -46,7 +39,6 @@ struct KernelConfig {
   std::vector<emu::CoreCoord> compute_cores;
   // L1 address of each compute-core CB (the plan places it at one address on every compute core).
   std::map<std::string, uint32_t> compute_cb_address;
-  std::shared_ptr<StreamTrace> trace = std::make_shared<StreamTrace>();
 };
 
 }  // namespace ditmk::tt::kernel
