@@ -27,27 +27,26 @@ uint32_t read_semaphore(uint32_t address) {
 
 }  // namespace
 
-void stream_slice(Ctx& x, const ArenaOp& op) {
-  const CoreSlice& slice = op.slices.at(x.c);
-  const bool tail = op.arena == Arena::small;
-  const uint32_t arena = x.io(tail ? "arena_small" : "arena_stream");
+void stream_block_op(Ctx& x, uint32_t block, BlockOp op) {
+  const OpSlice s = block_op_slice(x.dims, block, op, x.layout.is_cross(int(block)), x.c);
   // the offsets table gives the op's region; the slot of this core inside it follows the plan's rule
-  const uint32_t address = arena + x.op_offset(op.name) + uint32_t(slice.offset - op.bank_offset);
-  const uint64_t bank = get_noc_addr_from_bank_id(uint32_t(slice.bank), 0);
-  if (tail) {
-    cb_reserve_back(x.cb_tw, kTailPages);
-    noc_async_read(bank + address, get_write_ptr(x.cb_tw), uint32_t(slice.bytes));
-    noc_async_read_barrier();
-    cb_push_back(x.cb_tw, kTailPages);
-    return;
-  }
-  const uint32_t block_bytes = uint32_t(op.k_block_bytes);
-  for (int kb = 0; kb < slice.k_tiles / 8; ++kb) {
+  const uint32_t address = x.io("arena_stream") + x.op_offset(s.op_index) + s.offset;
+  const uint64_t bank = get_noc_addr_from_bank_id(s.bank, 0);
+  for (uint32_t kb = 0; kb < s.k_tiles / kKBlockK; ++kb) {
     cb_reserve_back(x.cb_w, kKBlockPages);
-    noc_async_read(bank + address + kb * block_bytes, get_write_ptr(x.cb_w), block_bytes);
+    noc_async_read(bank + address + kb * s.k_block_bytes, get_write_ptr(x.cb_w), s.k_block_bytes);
     noc_async_read_barrier();
     cb_push_back(x.cb_w, kKBlockPages);
   }
+}
+
+void stream_tail_op(Ctx& x, TailOp op) {
+  const OpSlice s = tail_op_slice(x.dims, op, x.c);
+  const uint32_t address = x.io("arena_small") + x.op_offset(s.op_index) + s.offset;
+  cb_reserve_back(x.cb_tw, kTailPages);
+  noc_async_read(get_noc_addr_from_bank_id(s.bank, 0) + address, get_write_ptr(x.cb_tw), s.bytes);
+  noc_async_read_barrier();
+  cb_push_back(x.cb_tw, kTailPages);
 }
 
 void setup_constants(Ctx& x) {

@@ -8,13 +8,15 @@
 #include <vector>
 
 #include "ditmk/tt/kernel/kernel_context.hpp"
+#include "ditmk/tt/kernel/op_geometry.hpp"
 #include "ditmk/tt/kernel/tile_builders.hpp"
 
 namespace ditmk::tt::kernel {
 
-// NCRISC: streams this core's slice of `op` from its DRAM bank, K-block by K-block into the cb_w
-// ring (stream ops) or as one fixed cb_tw transaction (tail ops).
-void stream_slice(Ctx& x, const ArenaOp& op);
+// NCRISC: streams this core's slice of a block op from its DRAM bank, K-block by K-block into the
+// cb_w ring, or of a tail op as one fixed cb_tw transaction.
+void stream_block_op(Ctx& x, uint32_t block, BlockOp op);
+void stream_tail_op(Ctx& x, TailOp op);
 
 // BRISC at start: the constant tiles (compute). The hubs publish their landing rings' bases, the
 // compute cores learn them.

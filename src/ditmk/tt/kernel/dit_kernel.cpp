@@ -152,13 +152,12 @@ class Walk {
   }
 
   // A tail op on cores 0 .. N tiles - 1: stream, multiply, then gather the 2 output tiles of each.
-  void tail_phase(const std::string& name, uint32_t k_tiles, uint32_t a_row_tiles, Activation act, uint32_t table,
+  void tail_phase(TailOp op, uint32_t k_tiles, uint32_t a_row_tiles, Activation act, uint32_t table,
                   uint32_t row_bytes, uint32_t bias_row, uint32_t page_row_tiles) {
-    const ArenaOp& op = x_.op(name);
-    const bool mine = x_.compute && x_.c < op.slices.size();
-    if (ncrisc() && mine) stream_slice(x_, op);
+    const bool mine = x_.compute && x_.c < tail_n_tiles(x_.dims, op);
+    if (ncrisc() && mine) stream_tail_op(x_, op);
     if (trisc()) {
-      if (mine && name == "enc3") encoder_out_op(x_, k_tiles);
+      if (mine && op == TailOp::enc3) encoder_out_op(x_, k_tiles);
       else if (mine) tail_op(x_, k_tiles, a_row_tiles, act);
       else {
         cb_wait_front(x_.cb_a, kCbAPages);
@@ -178,11 +177,11 @@ class Walk {
     mcast_round(x_, 0, pages, x_.hub ? get_read_ptr(x_.cb_xin) : 0);
     if (hub_brisc()) cb_pop_front(x_.cb_xin, pages);
     const uint32_t w = uint32_t(layout_.width / kTile);
-    tail_phase("enc1", x_.nt, x_.nt, Activation::none, bias_table(), bias_row_bytes(), 4 * n_ + 3, w);
+    tail_phase(TailOp::enc1, x_.nt, x_.nt, Activation::none, bias_table(), bias_row_bytes(), 4 * n_ + 3, w);
     mcast_round(x_, w, 2 * w);
-    tail_phase("enc2a", w, w, Activation::silu, x_.io("b2_step"), width_row_bytes(), step, w);
+    tail_phase(TailOp::enc2a, w, w, Activation::silu, x_.io("b2_step"), width_row_bytes(), step, w);
     mcast_round(x_, w, 2 * w);
-    tail_phase("enc3", w, w, Activation::none, 0, 0, 0, w);
+    tail_phase(TailOp::enc3, w, w, Activation::none, 0, 0, 0, w);
     mcast_round(x_, w, 2 * w);
     if (brisc()) x_.seed() ? refill_own_tile(x_) : refill_residual_row(x_);
     x_.x_row = !x_.seed();
@@ -217,15 +216,14 @@ class Walk {
   // the rounds and the QKV matmul in them.
   void block(uint32_t step, uint32_t b) {
     phase("ln1", [&] { layer_norm_phase(true, x_.cb_stat, kBlockEpsTile, adaln_row(step, 2 * b)); });
-    const std::string blk = "blk" + std::to_string(b) + ".";
     const bool head_core = x_.compute && x_.group == 0;
     if (!layout_.is_cross(int(b))) {
-      self_attention_inputs(blk, b);
+      self_attention_inputs(b);
       phase("attn", [&] {
         if (trisc() && head_core) head_attention(x_, x_.cb_mm0, 1);
       });
     } else {
-      cross_attention_inputs(blk, b);
+      cross_attention_inputs(b);
     }
     phase("attn_out", [&] {
       // O_h leaves a tile row at a time (cb_o runs in 2-tile windows, shared with the tail ops)
@@ -236,7 +234,7 @@ class Walk {
       mcast_round(x_, 2 * uint32_t(layout_.n_heads), 2 * kHeadTiles);
     });
     phase("out", [&] {
-      k_split_residual(blk + "out", 4 * b + 1, x_.seed(), [&] {
+      k_split_residual(b, BlockOp::out, 4 * b + 1, x_.seed(), [&] {
         if (trisc()) partial_op(x_, 16, kHeadTiles, x_.quarter * 16);
       });
     });
@@ -244,7 +242,7 @@ class Walk {
     phase("ln2", [&] { layer_norm_phase(false, x_.cb_stat, kBlockEpsTile, 0); });
     // the block variant's last residual goes to DRAM through a round
     const bool last = b + 1 == n_ && variant_ == Variant::block;
-    feed_forward(blk, b, x_.seed() && !last);
+    feed_forward(b, x_.seed() && !last);
     if (!x_.seed() || last) phase("residual", [&] { residual_round(last && hub_brisc() ? x_.io("x_out") : 0); });
   }
 
@@ -254,9 +252,9 @@ class Walk {
     body();
   }
 
-  void self_attention_inputs(const std::string& blk, uint32_t b) {
+  void self_attention_inputs(uint32_t b) {
     phase("qkv", [&] {
-      if (ncrisc()) stream_slice(x_, x_.op(blk + "qkv"));
+      if (ncrisc()) stream_block_op(x_, b, BlockOp::attn_in);
       if (trisc()) full_k_op(x_, kRowTiles, Activation::none);
     });
     const DeviceZone zone("kv");
@@ -299,9 +297,9 @@ class Walk {
     cb_push_back(cb, 4);
   }
 
-  void cross_attention_inputs(const std::string& blk, uint32_t b) {
+  void cross_attention_inputs(uint32_t b) {
     const DeviceZone zone("attn");
-    if (ncrisc()) stream_slice(x_, x_.op(blk + "q"));
+    if (ncrisc()) stream_block_op(x_, b, BlockOp::attn_in);
     if (trisc()) partial_op(x_, 16, kRowTiles, x_.group * 16);
     // long key sets split over the three cores of the head, each taking a third of the chunks
     const KeySetShape& keys = layout_.keys_of(int(b));
@@ -442,8 +440,8 @@ class Walk {
   // `in_place`: the new residual tile replaces this core's old one in cb_x (seed) instead of going
   // to a residual round.
   template <typename Multiply>
-  void k_split_residual(const std::string& op, uint32_t bias_row, bool in_place, Multiply multiply) {
-    if (ncrisc()) stream_slice(x_, x_.op(op));
+  void k_split_residual(uint32_t b, BlockOp op, uint32_t bias_row, bool in_place, Multiply multiply) {
+    if (ncrisc()) stream_block_op(x_, b, op);
     multiply();
     if (brisc()) {
       std::vector<uint32_t> members;
@@ -462,20 +460,20 @@ class Walk {
     if (trisc()) residual_update(x_, in_place);
   }
 
-  void feed_forward(const std::string& blk, uint32_t b, bool in_place) {
+  void feed_forward(uint32_t b, bool in_place) {
     phase("ff1", [&] {
-      if (ncrisc()) stream_slice(x_, x_.op(blk + "ff1"));
+      if (ncrisc()) stream_block_op(x_, b, BlockOp::ff1);
       if (trisc()) full_k_op(x_, kRowTiles, Activation::gelu);
       if (brisc()) push_bias(bias_table(), bias_row_bytes(), 4 * b + 2, {2 * x_.c, 2 * x_.c + 1});
     });
     const DeviceZone zone("ff2");
     if (x_.seed()) {
-      k_split_residual(blk + "ff2", 4 * b + 3, in_place, [&] { ff2_chunk_ring(); });
+      k_split_residual(b, BlockOp::ff2, 4 * b + 3, in_place, [&] { ff2_chunk_ring(); });
       return;
     }
     // the [64, 6144] FF1 output reaches the ff2 cores a K quarter (1536 columns) per round
     const uint32_t cores_per_quarter = kComputeCores / 4;
-    k_split_residual(blk + "ff2", 4 * b + 3, in_place, [&] {
+    k_split_residual(b, BlockOp::ff2, 4 * b + 3, in_place, [&] {
       for (uint32_t q = 0; q < 4; ++q) {
         if (brisc() && x_.c / cores_per_quarter == q) {
           const uint32_t col0 = 2 * x_.c - 2 * cores_per_quarter * q;
@@ -536,16 +534,16 @@ class Walk {
     if (trisc()) cb_pop_front(x_.cb_x, x_.x_pages());
     const uint32_t w = uint32_t(layout_.width / kTile), out = uint32_t(layout_.out_dim / kTile);
     const uint32_t hidden = uint32_t(layout_.hidden / kTile);
-    tail_phase("proj_out_2", w, w, Activation::none, bias_table(), bias_row_bytes(), 4 * n_, out);
+    tail_phase(TailOp::proj_out_2, w, w, Activation::none, bias_table(), bias_row_bytes(), 4 * n_, out);
     if (variant_ == Variant::step) {
       hub_gather(x_, out);
       if (hub_brisc()) write_tiles(x_.land[0], x_.io("y_out"), 2 * out, kBf16TileBytes);
       return;
     }
     mcast_round(x_, out, 2 * out);
-    tail_phase("dec1", out, out, Activation::relu, bias_table(), bias_row_bytes(), 4 * n_ + 1, hidden);
+    tail_phase(TailOp::dec1, out, out, Activation::relu, bias_table(), bias_row_bytes(), 4 * n_ + 1, hidden);
     mcast_round(x_, hidden, 2 * hidden);
-    tail_phase("dec2", hidden, hidden, Activation::none, bias_table(), bias_row_bytes(), 4 * n_ + 2, x_.nt);
+    tail_phase(TailOp::dec2, hidden, hidden, Activation::none, bias_table(), bias_row_bytes(), 4 * n_ + 2, x_.nt);
     if (hub_brisc()) cb_reserve_back(x_.cb_land, kLandPages);
     hub_gather(x_, x_.nt);
     if (hub_brisc()) cb_push_back(x_.cb_land, kLandPages);

@@ -21,6 +21,7 @@ Ctx::Ctx(const KernelConfig& config) : cfg(config), layout(*config.layout), proc
     quarter = 2 * row + col % 2, pair = col / 2;
   }
   nt = named("k4_nt_a");
+  dims = arena_dims(named);
   hub_x = {named("hub_noc_x"), named("hub1_noc_x")};
   hub_y = {named("hub_noc_y"), named("hub1_noc_y")};
   cb_x = named("cb_x"), cb_a = named("cb_a"), cb_w = named("cb_w"), cb_mm0 = named("cb_mm0");
@@ -46,13 +47,12 @@ Ctx::Ctx(const KernelConfig& config) : cfg(config), layout(*config.layout), proc
   sem_ready = {get_semaphore(named("sem_mcast_sender")), get_semaphore(named("sem_ready_odd"))};
   sem_round = {get_semaphore(named("sem_mcast_receiver")), get_semaphore(named("sem_mcast_receiver1"))};
   sem_land = {get_semaphore(named("sem_sync")), get_semaphore(named("sem_land1"))};
-  for (std::size_t i = 0; i < layout.ops.size(); ++i) op_index[layout.ops[i].name] = uint32_t(i);
 }
 
 uint32_t Ctx::io(const std::string& slot) const { return get_common_arg_val(cfg.io_index.at(slot)); }
 
-uint32_t Ctx::op_offset(const std::string& op) const {
-  return get_common_arg_val(named("offsets_table_base") + op_index.at(op));
+uint32_t Ctx::op_offset(uint32_t op_index) const {
+  return get_common_arg_val(named("offsets_table_base") + op_index);
 }
 
 uint64_t Ctx::compute_noc(uint32_t compute_idx, uint32_t address) const {

@@ -11,6 +11,7 @@
 
 #include "ditmk/tt/emu/device_api.hpp"
 #include "ditmk/tt/kernel/kernel_config.hpp"
+#include "ditmk/tt/kernel/op_geometry.hpp"
 
 namespace ditmk::tt::kernel {
 
@@ -41,6 +42,7 @@ struct Ctx {
   uint32_t c = 0, row = 0, col = 0, head = 0, group = 0;  // compute cores only
   uint32_t quarter = 0, pair = 0;                          // K quarter and column pair of out / ff2
   uint32_t nt = 0;                                         // action column tiles
+  ArenaDims dims;
   std::array<uint32_t, 2> hub_x{}, hub_y{};
   // CB ids
   uint32_t cb_x, cb_a, cb_w, cb_mm0, cb_q, cb_o, cb_bias0, cb_bias1, cb_adaln, cb_mask, cb_k, cb_v, cb_kt, cb_scores,
@@ -62,7 +64,6 @@ struct Ctx {
   bool x_row = true;
   uint32_t x_own() const { return x_row ? col : 0; }
   uint32_t x_pages() const { return x_row ? kRowTiles : 1; }
-  std::map<std::string, uint32_t> op_index;
 
   Ctx(const KernelConfig& config);
   bool is(emu::Processor p) const { return proc == p; }
@@ -70,8 +71,7 @@ struct Ctx {
   uint32_t io(const std::string& slot) const;
   // The step the tables are read for: the common arg after the io addresses (block / step).
   uint32_t step_index() const { return emu::get_common_arg_val(uint32_t(cfg.io_index.size())); }
-  uint32_t op_offset(const std::string& op) const;  // from the offsets table in the common args
-  const ArenaOp& op(const std::string& name) const { return layout.ops.at(op_index.at(name)); }
+  uint32_t op_offset(uint32_t op_index) const;  // from the offsets table in the common args
   uint64_t hub_noc(uint32_t hub_idx, uint32_t address) const {
     return emu::get_noc_addr(hub_x[hub_idx], hub_y[hub_idx], address);
   }
