@@ -149,6 +149,21 @@ TEST(ProgramSpec, MissingRequiredIoIsAnErrorOutsideDryRuns) {
   EXPECT_TRUE(contains(error_of([&] { build_program_spec(blackhole_core_map(), layout, options); }), "no_such_tensor"));
 }
 
+// The kernel computes every block's attention from two args; the plan names them, and refuses a
+// schedule that rule does not give.
+TEST(ProgramSpec, BlockScheduleArgsAndAScheduleTheKernelCannotCompute) {
+  EXPECT_EQ(spec_of(Version::n15, Variant::steps4, TileFormat::bf16, Kernel::k4).cta("interleave_self_attention"), 1u);
+  EXPECT_EQ(spec_of(Version::n15, Variant::steps4, TileFormat::bf16, Kernel::k4).cta("text_every_n_blocks"), 0u);
+  EXPECT_EQ(spec_of(Version::n16, Variant::steps4, TileFormat::bf16, Kernel::k4).cta("text_every_n_blocks"), 2u);
+  model::ModelConfig config = testing::config_of(Version::n16, 3);
+  config.block_keys = {model::KeySet::image, model::KeySet::self_attn, model::KeySet::text};
+  ArenaOptions arena;
+  arena.variant = Variant::block;
+  const ArenaLayout layout = plan_arena(config, default_layout(config), arena);
+  EXPECT_TRUE(contains(error_of([&] { build_program_spec(blackhole_core_map(), layout, ProgramOptions{}); }),
+                       "the block schedule of 3 blocks is not one the kernel computes"));
+}
+
 TEST(ProgramSpec, OversizedWeightRingNamesRoleBytesAndLimit) {
   ProgramOptions options;
   options.kernel = Kernel::k1;

@@ -28,7 +28,7 @@ uint32_t read_semaphore(uint32_t address) {
 }  // namespace
 
 void stream_block_op(Ctx& x, uint32_t block, BlockOp op) {
-  const OpSlice s = block_op_slice(x.dims, block, op, x.layout.is_cross(int(block)), x.c);
+  const OpSlice s = block_op_slice(x.dims, block, op, block_keys(x.schedule, block) != BlockKeys::self, x.c);
   // the offsets table gives the op's region; the slot of this core inside it follows the plan's rule
   const uint32_t address = x.io("arena_stream") + x.op_offset(s.op_index) + s.offset;
   const uint64_t bank = get_noc_addr_from_bank_id(s.bank, 0);
@@ -55,7 +55,7 @@ void setup_constants(Ctx& x) {
   // attention's running maximum: moves of a row-max column and the fill that keeps other columns out
   push_tiles(x.cb_kt, {unit_tile(0, 1), unit_tile(0, 2), column_fill_tile(2, kMaskedScore),
                        column_fill_tile(3, kMaskedScore)}, 4);
-  const Fp32Tile inv_width = filled_fp32_tile(1.0f / float(x.layout.width));
+  const Fp32Tile inv_width = filled_fp32_tile(1.0f / float(x.dims.width));
   const Fp32Tile block_eps = filled_fp32_tile(1e-5f);
   const Fp32Tile head_eps = filled_fp32_tile(1e-6f);
   cb_reserve_back(x.cb_stat, 2);

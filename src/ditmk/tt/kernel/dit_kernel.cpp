@@ -21,7 +21,7 @@ constexpr uint32_t kHeadTiles = 64;  // tiles per row of the head-padded [64, 20
 // no work in direct mode, nor has the second hub in the simplified protocol.
 class Walk {
  public:
-  explicit Walk(Ctx& x) : x_(x), layout_(x.layout), variant_(layout_.variant), n_(uint32_t(layout_.n_blocks)) {}
+  explicit Walk(Ctx& x) : x_(x), d_(x.dims), variant_(Variant(named("variant"))), n_(d_.n_blocks) {}
 
   void run() {
     setup();
@@ -52,8 +52,8 @@ class Walk {
   bool hub_trisc() const { return x_.hub && x_.hub_index == 0 && x_.is(Processor::trisc); }
 
   uint32_t bias_table() const { return x_.io("bias_rows"); }
-  uint32_t bias_row_bytes() const { return uint32_t(layout_.ff_dim) * 2; }
-  uint32_t width_row_bytes() const { return uint32_t(layout_.width) * 2; }
+  uint32_t bias_row_bytes() const { return d_.ff_dim * 2; }
+  uint32_t width_row_bytes() const { return d_.width * 2; }
   uint32_t adaln_row(uint32_t step, uint32_t index) const { return step * (2 * n_ + 2) + index; }
 
   void push_bias(uint32_t table, uint32_t row_bytes, uint32_t row, std::vector<uint32_t> col_tiles) {
@@ -95,7 +95,7 @@ class Walk {
       if (variant_ != Variant::steps4) {
         cb_reserve_back(x_.cb_x, kRowTiles);  // the host uploaded x_rep
         cb_push_back(x_.cb_x, kRowTiles);
-      } else if (x_.c < uint32_t(layout_.width / kTile)) {
+      } else if (x_.c < d_.width / kTile) {
         push_tail_constants();
       }
     }
@@ -124,6 +124,8 @@ class Walk {
   // cb_tconst of the encoder cores: b3 + position rows, the action-row masks and the state /
   // future token rows of this core's column tile, for both tile rows.
   void push_tail_constants() {
+    const int action_row0 = int(named("action_row0")), horizon = int(named("h"));
+    const int n_future = int(named("n_future_tokens"));
     std::vector<Bf16Tile> tiles;
     for (int r = 0; r < 2; ++r) {
       int rows[32];
@@ -131,16 +133,16 @@ class Walk {
       tiles.push_back(read_rows_tile(x_, x_.io("b3_pos_rows"), width_row_bytes(), rows, x_.col));
     }
     for (int r = 0; r < 2; ++r)
-      tiles.push_back(row_range_tile(layout_.action_rows[0] - 32 * r, layout_.action_rows[1] - 32 * r));
+      tiles.push_back(row_range_tile(action_row0 - 32 * r, action_row0 + horizon - 32 * r));
     for (int r = 0; r < 2; ++r) {
       int state_rows[32], future_rows[32];
       for (int i = 0; i < 32; ++i) {
         const int token = 32 * r + i;
         state_rows[i] = token == 0 ? 0 : -1;
-        future_rows[i] = token >= 1 && token <= layout_.n_future_tokens ? token - 1 : -1;
+        future_rows[i] = token >= 1 && token <= n_future ? token - 1 : -1;
       }
       Bf16Tile tile = read_rows_tile(x_, x_.io("state_features"), width_row_bytes(), state_rows, x_.col);
-      if (layout_.n_future_tokens > 0) {
+      if (n_future > 0) {
         const Bf16Tile future = read_rows_tile(x_, x_.io("future_tokens"), width_row_bytes(), future_rows, x_.col);
         for (int i = 0; i < 32; ++i)
           if (future_rows[i] >= 0)
@@ -176,7 +178,7 @@ class Walk {
     if (hub_brisc()) cb_wait_front(x_.cb_xin, pages);
     mcast_round(x_, 0, pages, x_.hub ? get_read_ptr(x_.cb_xin) : 0);
     if (hub_brisc()) cb_pop_front(x_.cb_xin, pages);
-    const uint32_t w = uint32_t(layout_.width / kTile);
+    const uint32_t w = d_.width / kTile;
     tail_phase(TailOp::enc1, x_.nt, x_.nt, Activation::none, bias_table(), bias_row_bytes(), 4 * n_ + 3, w);
     mcast_round(x_, w, 2 * w);
     tail_phase(TailOp::enc2a, w, w, Activation::silu, x_.io("b2_step"), width_row_bytes(), step, w);
@@ -217,7 +219,7 @@ class Walk {
   void block(uint32_t step, uint32_t b) {
     phase("ln1", [&] { layer_norm_phase(true, x_.cb_stat, kBlockEpsTile, adaln_row(step, 2 * b)); });
     const bool head_core = x_.compute && x_.group == 0;
-    if (!layout_.is_cross(int(b))) {
+    if (block_keys(x_.schedule, b) == BlockKeys::self) {
       self_attention_inputs(b);
       phase("attn", [&] {
         if (trisc() && head_core) head_attention(x_, x_.cb_mm0, 1);
@@ -231,7 +233,7 @@ class Walk {
         for (uint32_t r = 0; r < 2; ++r)
           contribute_front(x_.cb_o, 2, {{0, r * kHeadTiles + 2 * x_.head}, {1, r * kHeadTiles + 2 * x_.head + 1}});
       }
-      mcast_round(x_, 2 * uint32_t(layout_.n_heads), 2 * kHeadTiles);
+      mcast_round(x_, 2 * d_.n_heads, 2 * kHeadTiles);
     });
     phase("out", [&] {
       k_split_residual(b, BlockOp::out, 4 * b + 1, x_.seed(), [&] {
@@ -276,7 +278,7 @@ class Walk {
           for (uint32_t i = 0; i < 4; ++i) pages.push_back({i, head_page(i)});
           contribute_front(x_.cb_mm0, 4, pages);
         }
-        mcast_round(x_, uint32_t(layout_.n_heads), 2 * kHeadTiles);
+        mcast_round(x_, d_.n_heads, 2 * kHeadTiles);
         if (!brisc()) continue;
         if (x_.group == 0) copy_head_tiles(part == 1 ? x_.cb_k : x_.cb_v);
         cb_pop_front(x_.cb_a, kCbAPages);
@@ -302,9 +304,9 @@ class Walk {
     if (ncrisc()) stream_block_op(x_, b, BlockOp::attn_in);
     if (trisc()) partial_op(x_, 16, kRowTiles, x_.group * 16);
     // long key sets split over the three cores of the head, each taking a third of the chunks
-    const KeySetShape& keys = layout_.keys_of(int(b));
-    const uint32_t chunks = uint32_t(keys.chunks());
-    const bool split = keys.split();
+    const BlockKeys keys = block_keys(x_.schedule, b);
+    const uint32_t chunks = key_chunks(x_.schedule, keys);
+    const bool split = keys_split(x_.schedule, keys);
     const uint32_t first = split ? x_.group * chunks / 3 : 0;
     const uint32_t end = split ? (x_.group + 1) * chunks / 3 : (x_.group == 0 ? chunks : 0);
     x_.head_k_chunks += split ? chunks / 3 : chunks;  // the head core's share
@@ -387,8 +389,8 @@ class Walk {
   // K^T, V and mask tiles of each 64-key chunk of the hoisted cross K/V of block b.
   // Reserves the K^T and V windows of chunk j of the hoisted cross K/V of block b and issues their
   // reads (the caller waits for them).
-  void read_cross_kv(uint32_t b, const KeySetShape& keys, uint32_t j) {
-    const uint32_t key_tiles = 2 * uint32_t(keys.chunks());
+  void read_cross_kv(uint32_t b, BlockKeys keys, uint32_t j) {
+    const uint32_t key_tiles = 2 * key_chunks(x_.schedule, keys);
     const InterleavedAddrGen k_tiles{x_.io("kv_k_" + std::to_string(b)), kBf16TileBytes};
     const InterleavedAddrGen v_tiles{x_.io("kv_v_" + std::to_string(b)), kBf16TileBytes};
     cb_reserve_back(x_.cb_k, 4);
@@ -405,27 +407,29 @@ class Walk {
     }
   }
 
-  std::string mask_slot(const KeySetShape& keys) const { return std::string(model::key_set_name(keys.keys)) + "_mask"; }
-  bool has_mask(const KeySetShape& keys) const { return named((mask_slot(keys) + "_present").c_str()) != 0; }
+  static std::string mask_slot(BlockKeys keys) {
+    return keys == BlockKeys::text ? "text_mask" : keys == BlockKeys::image ? "image_mask" : "all_mask";
+  }
+  static bool has_mask(BlockKeys keys) { return named((mask_slot(keys) + "_present").c_str()) != 0; }
 
   // With a per-call mask, issues the read of its row for chunks [first, end) into the reserved
   // cb_mask window (the caller waits for it).
-  void read_cross_masks(const KeySetShape& keys, uint32_t first, uint32_t end) {
+  void read_cross_masks(BlockKeys keys, uint32_t first, uint32_t end) {
     if (!has_mask(keys)) return;
     const uint32_t chunk_bytes = 2 * kTile * 2;  // 64 bf16 keys
-    const InterleavedAddrGen table{x_.io(mask_slot(keys)), chunk_bytes * uint32_t(keys.chunks())};
+    const InterleavedAddrGen table{x_.io(mask_slot(keys)), chunk_bytes * key_chunks(x_.schedule, keys)};
     noc_async_read(table.get_noc_addr(0, first * chunk_bytes), get_write_ptr(x_.cb_mask), (end - first) * chunk_bytes);
   }
 
   // The additive mask tiles of chunks [first, end) from the row read_cross_masks landed, or open
   // keys up to the padded count when the set has no per-call mask.
-  void push_cross_masks(const KeySetShape& keys, uint32_t first, uint32_t end) {
+  void push_cross_masks(BlockKeys keys, uint32_t first, uint32_t end) {
     std::vector<uint16_t> row((end - first) * 2 * kTile);
     if (has_mask(keys)) {
       l1_read(get_write_ptr(x_.cb_mask), row.data(), uint32_t(row.size() * 2));
     } else {
       for (uint32_t i = 0; i < row.size(); ++i) {
-        const bool pad = (2 * first * kTile + i) >= uint32_t(keys.l_pad);
+        const bool pad = (2 * first * kTile + i) >= padded_keys(x_.schedule, keys);
         row[i] = pad ? f32_to_bf16(kMaskedScore) : 0;
       }
     }
@@ -500,7 +504,7 @@ class Walk {
   // as its window is free, one chunk ahead of the one it waits for.
   void ff2_chunk_ring() {
     const uint32_t chunk_tiles = kChunkPages / 2;
-    const uint32_t chunks = uint32_t(layout_.ff_dim / kTile) / chunk_tiles;
+    const uint32_t chunks = d_.ff_dim / kTile / chunk_tiles;
     const uint32_t cores_per_chunk = kComputeCores / chunks;
     if (brisc()) {
       const uint32_t kc = x_.c / cores_per_chunk;
@@ -532,8 +536,8 @@ class Walk {
   void output_head(uint32_t step) {
     layer_norm_phase(true, x_.cb_stat32, 0, adaln_row(step, 2 * n_));
     if (trisc()) cb_pop_front(x_.cb_x, x_.x_pages());
-    const uint32_t w = uint32_t(layout_.width / kTile), out = uint32_t(layout_.out_dim / kTile);
-    const uint32_t hidden = uint32_t(layout_.hidden / kTile);
+    const uint32_t w = d_.width / kTile, out = d_.out_dim / kTile;
+    const uint32_t hidden = d_.hidden / kTile;
     tail_phase(TailOp::proj_out_2, w, w, Activation::none, bias_table(), bias_row_bytes(), 4 * n_, out);
     if (variant_ == Variant::step) {
       hub_gather(x_, out);
@@ -570,7 +574,7 @@ class Walk {
   }
 
   Ctx& x_;
-  const ArenaLayout& layout_;
+  const ArenaDims& d_;
   Variant variant_;
   uint32_t n_;
 };

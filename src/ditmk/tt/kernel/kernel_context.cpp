@@ -22,6 +22,7 @@ Ctx::Ctx(const KernelConfig& config) : cfg(config), layout(*config.layout), proc
   }
   nt = named("k4_nt_a");
   dims = arena_dims(named);
+  schedule = block_schedule(named);
   hub_x = {named("hub_noc_x"), named("hub1_noc_x")};
   hub_y = {named("hub_noc_y"), named("hub1_noc_y")};
   cb_x = named("cb_x"), cb_a = named("cb_a"), cb_w = named("cb_w"), cb_mm0 = named("cb_mm0");

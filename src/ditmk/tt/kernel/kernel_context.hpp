@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ditmk/tt/emu/device_api.hpp"
+#include "ditmk/tt/kernel/block_schedule.hpp"
 #include "ditmk/tt/kernel/kernel_config.hpp"
 #include "ditmk/tt/kernel/op_geometry.hpp"
 
@@ -43,6 +44,7 @@ struct Ctx {
   uint32_t quarter = 0, pair = 0;                          // K quarter and column pair of out / ff2
   uint32_t nt = 0;                                         // action column tiles
   ArenaDims dims;
+  BlockSchedule schedule;
   std::array<uint32_t, 2> hub_x{}, hub_y{};
   // CB ids
   uint32_t cb_x, cb_a, cb_w, cb_mm0, cb_q, cb_o, cb_bias0, cb_bias1, cb_adaln, cb_mask, cb_k, cb_v, cb_kt, cb_scores,

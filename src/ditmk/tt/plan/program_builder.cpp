@@ -15,11 +15,32 @@ using model::KeySet;
 
 namespace {
 
+// The two args from which the kernel computes every block's attention (kernel/block_schedule.hpp):
+// odd blocks self-attention or not, and how often the cross blocks switch between text and image
+// keys (0: they all attend to all keys). Throws when the layout's schedule is not that rule's.
+std::pair<uint32_t, uint32_t> schedule_args(const ArenaLayout& layout) {
+  const std::vector<KeySet>& keys = layout.block_keys;
+  const uint32_t interleave = keys.size() > 1 && keys[1] == KeySet::self_attn;
+  auto rule = [&](int i, uint32_t text_every) {
+    if (interleave && i % 2 == 1) return KeySet::self_attn;
+    if (text_every == 0) return KeySet::all;
+    return i % (2 * text_every) == 0 ? KeySet::text : KeySet::image;
+  };
+  for (uint32_t text_every = 0; text_every <= keys.size(); ++text_every) {
+    bool same = true;
+    for (int i = 0; i < int(keys.size()); ++i) same = same && rule(i, text_every) == keys[i];
+    if (same) return {interleave, text_every};
+  }
+  fail("the block schedule of {} blocks is not one the kernel computes (self-attention on odd blocks or none, "
+       "cross blocks on all keys or alternating text / image)", keys.size());
+}
+
 // Structure constants shared by every core (the kernel reads them as named compile-time args).
 std::vector<NamedArg> structure_ctas(const ArenaLayout& layout, const CoreMap& cm, Variant variant, size_t n_io) {
   const MaskPresence masks = mask_presence(layout);
   auto [lo, hi] = cm.mcast_rect;
   auto u = [](auto v) { return uint32_t(v); };
+  const auto [interleave, text_every] = schedule_args(layout);
   return {
       {"variant", u(variant)},
       {"n_steps", u(variant == Variant::steps4 ? kSteps : 1)},
@@ -63,6 +84,8 @@ std::vector<NamedArg> structure_ctas(const ArenaLayout& layout, const CoreMap& c
       {"cb_relay_slots", u(kRelaySlots)},
       {"n_io_tensors", u(n_io)},
       {"n_key_sets", 3u},  // text, image, all
+      {"interleave_self_attention", interleave},
+      {"text_every_n_blocks", text_every},
   };
 }
 
