@@ -74,7 +74,6 @@ class DeviceRun {
     spec_ = build_program_spec(blackhole_core_map(), layout_, program);
     auto config = std::make_shared<kernel::KernelConfig>();
     config->layout = &spec_.layout;
-    for (std::size_t i = 0; i < spec_.io.size(); ++i) config->io_index[spec_.io[i].name] = uint32_t(i);
     config->n_steps = layout_.variant == Variant::steps4 ? kSteps : 1;
     config->protocol = emu_.protocol;
     for (const Core& core : spec_.core_map.compute) config->compute_cores.push_back({uint32_t(core.x), uint32_t(core.y)});

@@ -30,7 +30,7 @@ uint32_t read_semaphore(uint32_t address) {
 void stream_block_op(Ctx& x, uint32_t block, BlockOp op) {
   const OpSlice s = block_op_slice(x.dims, block, op, block_keys(x.schedule, block) != BlockKeys::self, x.c);
   // the offsets table gives the op's region; the slot of this core inside it follows the plan's rule
-  const uint32_t address = x.io("arena_stream") + x.op_offset(s.op_index) + s.offset;
+  const uint32_t address = x.io(Io::arena_stream) + x.op_offset(s.op_index) + s.offset;
   const uint64_t bank = get_noc_addr_from_bank_id(s.bank, 0);
   for (uint32_t kb = 0; kb < s.k_tiles / kKBlockK; ++kb) {
     cb_reserve_back(x.cb_w, kKBlockPages);
@@ -42,7 +42,7 @@ void stream_block_op(Ctx& x, uint32_t block, BlockOp op) {
 
 void stream_tail_op(Ctx& x, TailOp op) {
   const OpSlice s = tail_op_slice(x.dims, op, x.c);
-  const uint32_t address = x.io("arena_small") + x.op_offset(s.op_index) + s.offset;
+  const uint32_t address = x.io(Io::arena_small) + x.op_offset(s.op_index) + s.offset;
   cb_reserve_back(x.cb_tw, kTailPages);
   noc_async_read(get_noc_addr_from_bank_id(s.bank, 0) + address, get_write_ptr(x.cb_tw), s.bytes);
   noc_async_read_barrier();

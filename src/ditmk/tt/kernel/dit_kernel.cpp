@@ -51,7 +51,7 @@ class Walk {
   bool hub_brisc() const { return x_.hub && x_.hub_index == 0 && x_.is(Processor::brisc); }
   bool hub_trisc() const { return x_.hub && x_.hub_index == 0 && x_.is(Processor::trisc); }
 
-  uint32_t bias_table() const { return x_.io("bias_rows"); }
+  uint32_t bias_table() const { return x_.io(Io::bias_rows); }
   uint32_t bias_row_bytes() const { return d_.ff_dim * 2; }
   uint32_t width_row_bytes() const { return d_.width * 2; }
   uint32_t adaln_row(uint32_t step, uint32_t index) const { return step * (2 * n_ + 2) + index; }
@@ -63,7 +63,7 @@ class Walk {
   }
 
   void push_adaln(uint32_t scale_row, uint32_t shift_row) {
-    const uint32_t table = x_.io("adaln_rows");
+    const uint32_t table = x_.io(Io::adaln_rows);
     push_tiles(x_.cb_adaln, read_row_tiles(x_, table, width_row_bytes(), {{scale_row, x_.col}, {shift_row, x_.col}}), 2);
   }
 
@@ -112,7 +112,7 @@ class Walk {
       if (variant_ == Variant::steps4) {
         const uint32_t tiles = 2 * x_.nt;
         cb_reserve_back(x_.cb_act, tiles);
-        const InterleavedAddrGen state{x_.io("x_t"), kFp32TileBytes};
+        const InterleavedAddrGen state{x_.io(out_io(x_.schedule, n_, OutIo::x_t)), kFp32TileBytes};
         for (uint32_t p = 0; p < tiles; ++p)
           noc_async_read(state.get_noc_addr(p), get_write_ptr(x_.cb_act) + p * kFp32TileBytes, kFp32TileBytes);
         noc_async_read_barrier();
@@ -130,7 +130,7 @@ class Walk {
     for (int r = 0; r < 2; ++r) {
       int rows[32];
       for (int i = 0; i < 32; ++i) rows[i] = 32 * r + i;
-      tiles.push_back(read_rows_tile(x_, x_.io("b3_pos_rows"), width_row_bytes(), rows, x_.col));
+      tiles.push_back(read_rows_tile(x_, x_.io(Io::b3_pos_rows), width_row_bytes(), rows, x_.col));
     }
     for (int r = 0; r < 2; ++r)
       tiles.push_back(row_range_tile(action_row0 - 32 * r, action_row0 + horizon - 32 * r));
@@ -141,9 +141,9 @@ class Walk {
         state_rows[i] = token == 0 ? 0 : -1;
         future_rows[i] = token >= 1 && token <= n_future ? token - 1 : -1;
       }
-      Bf16Tile tile = read_rows_tile(x_, x_.io("state_features"), width_row_bytes(), state_rows, x_.col);
+      Bf16Tile tile = read_rows_tile(x_, x_.io(out_io(x_.schedule, n_, OutIo::state_features)), width_row_bytes(), state_rows, x_.col);
       if (n_future > 0) {
-        const Bf16Tile future = read_rows_tile(x_, x_.io("future_tokens"), width_row_bytes(), future_rows, x_.col);
+        const Bf16Tile future = read_rows_tile(x_, x_.io(Io::future_tokens), width_row_bytes(), future_rows, x_.col);
         for (int i = 0; i < 32; ++i)
           if (future_rows[i] >= 0)
             for (int c = 0; c < 32; ++c) tile[tile_index(i, c)] = future[tile_index(i, c)];
@@ -181,7 +181,7 @@ class Walk {
     const uint32_t w = d_.width / kTile;
     tail_phase(TailOp::enc1, x_.nt, x_.nt, Activation::none, bias_table(), bias_row_bytes(), 4 * n_ + 3, w);
     mcast_round(x_, w, 2 * w);
-    tail_phase(TailOp::enc2a, w, w, Activation::silu, x_.io("b2_step"), width_row_bytes(), step, w);
+    tail_phase(TailOp::enc2a, w, w, Activation::silu, x_.io(Io::b2_step), width_row_bytes(), step, w);
     mcast_round(x_, w, 2 * w);
     tail_phase(TailOp::enc3, w, w, Activation::none, 0, 0, 0, w);
     mcast_round(x_, w, 2 * w);
@@ -245,7 +245,7 @@ class Walk {
     // the block variant's last residual goes to DRAM through a round
     const bool last = b + 1 == n_ && variant_ == Variant::block;
     feed_forward(b, x_.seed() && !last);
-    if (!x_.seed() || last) phase("residual", [&] { residual_round(last && hub_brisc() ? x_.io("x_out") : 0); });
+    if (!x_.seed() || last) phase("residual", [&] { residual_round(last && hub_brisc() ? x_.io(out_io(x_.schedule, n_, OutIo::x_out)) : 0); });
   }
 
   template <typename Body>
@@ -264,7 +264,7 @@ class Walk {
     if (brisc()) {
       push_bias(bias_table(), bias_row_bytes(), 4 * b, {2 * x_.c, 2 * x_.c + 1});
       if (x_.group == 0) {
-        const uint32_t mask = x_.io("self_mask");
+        const uint32_t mask = x_.io(Io::self_mask);
         push_tiles(x_.cb_mask, read_row_tiles(x_, mask, 128, {{0, 0}, {0, 1}}), 2);
       }
     }
@@ -391,8 +391,8 @@ class Walk {
   // reads (the caller waits for them).
   void read_cross_kv(uint32_t b, BlockKeys keys, uint32_t j) {
     const uint32_t key_tiles = 2 * key_chunks(x_.schedule, keys);
-    const InterleavedAddrGen k_tiles{x_.io("kv_k_" + std::to_string(b)), kBf16TileBytes};
-    const InterleavedAddrGen v_tiles{x_.io("kv_v_" + std::to_string(b)), kBf16TileBytes};
+    const InterleavedAddrGen k_tiles{x_.io(kv_io(x_.schedule, b, false)), kBf16TileBytes};
+    const InterleavedAddrGen v_tiles{x_.io(kv_io(x_.schedule, b, true)), kBf16TileBytes};
     cb_reserve_back(x_.cb_k, 4);
     cb_reserve_back(x_.cb_v, 4);
     // the host stores K transposed: page (kr, d) holds K^T tile (d, kr)
@@ -407,17 +407,18 @@ class Walk {
     }
   }
 
-  static std::string mask_slot(BlockKeys keys) {
-    return keys == BlockKeys::text ? "text_mask" : keys == BlockKeys::image ? "image_mask" : "all_mask";
+  static bool has_mask(BlockKeys keys) {
+    return named(keys == BlockKeys::text    ? "text_mask_present"
+                 : keys == BlockKeys::image ? "image_mask_present"
+                                            : "all_mask_present") != 0;
   }
-  static bool has_mask(BlockKeys keys) { return named((mask_slot(keys) + "_present").c_str()) != 0; }
 
   // With a per-call mask, issues the read of its row for chunks [first, end) into the reserved
   // cb_mask window (the caller waits for it).
   void read_cross_masks(BlockKeys keys, uint32_t first, uint32_t end) {
     if (!has_mask(keys)) return;
     const uint32_t chunk_bytes = 2 * kTile * 2;  // 64 bf16 keys
-    const InterleavedAddrGen table{x_.io(mask_slot(keys)), chunk_bytes * key_chunks(x_.schedule, keys)};
+    const InterleavedAddrGen table{x_.io(mask_io(keys)), chunk_bytes * key_chunks(x_.schedule, keys)};
     noc_async_read(table.get_noc_addr(0, first * chunk_bytes), get_write_ptr(x_.cb_mask), (end - first) * chunk_bytes);
   }
 
@@ -541,7 +542,7 @@ class Walk {
     tail_phase(TailOp::proj_out_2, w, w, Activation::none, bias_table(), bias_row_bytes(), 4 * n_, out);
     if (variant_ == Variant::step) {
       hub_gather(x_, out);
-      if (hub_brisc()) write_tiles(x_.land[0], x_.io("y_out"), 2 * out, kBf16TileBytes);
+      if (hub_brisc()) write_tiles(x_.land[0], x_.io(out_io(x_.schedule, n_, OutIo::y_out)), 2 * out, kBf16TileBytes);
       return;
     }
     mcast_round(x_, out, 2 * out);
@@ -567,10 +568,10 @@ class Walk {
     const uint32_t tiles = 2 * x_.nt;
     const uint32_t taps = x_.cfg.n_steps * tiles;
     cb_wait_front(x_.cb_vel, taps);
-    if (named("k4_velocity_out_present")) write_tiles(get_read_ptr(x_.cb_vel), x_.io("velocity_out"), taps, kBf16TileBytes);
+    if (named("k4_velocity_out_present")) write_tiles(get_read_ptr(x_.cb_vel), x_.io(out_io(x_.schedule, n_, OutIo::velocity_out)), taps, kBf16TileBytes);
     cb_pop_front(x_.cb_vel, taps);
     cb_wait_front(x_.cb_act, tiles);
-    write_tiles(get_read_ptr(x_.cb_act), x_.io("action_pred"), tiles, kFp32TileBytes);
+    write_tiles(get_read_ptr(x_.cb_act), x_.io(out_io(x_.schedule, n_, OutIo::action_pred)), tiles, kFp32TileBytes);
   }
 
   Ctx& x_;

@@ -32,7 +32,6 @@ Protocol parse_protocol(std::string_view name);
 
 struct KernelConfig {
   const ArenaLayout* layout = nullptr;
-  std::map<std::string, uint32_t> io_index;  // io slot -> index of its address in the common args
   uint32_t n_steps = 1;                      // iterations of the persistent loop (4 in steps4)
   Protocol protocol = Protocol::seed;
   // NoC coordinates of each compute core by compute_idx (what a device loader resolves).

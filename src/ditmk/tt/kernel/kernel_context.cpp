@@ -50,8 +50,6 @@ Ctx::Ctx(const KernelConfig& config) : cfg(config), layout(*config.layout), proc
   sem_land = {get_semaphore(named("sem_sync")), get_semaphore(named("sem_land1"))};
 }
 
-uint32_t Ctx::io(const std::string& slot) const { return get_common_arg_val(cfg.io_index.at(slot)); }
-
 uint32_t Ctx::op_offset(uint32_t op_index) const {
   return get_common_arg_val(named("offsets_table_base") + op_index);
 }

@@ -11,6 +11,7 @@
 
 #include "ditmk/tt/emu/device_api.hpp"
 #include "ditmk/tt/kernel/block_schedule.hpp"
+#include "ditmk/tt/kernel/io_table.hpp"
 #include "ditmk/tt/kernel/kernel_config.hpp"
 #include "ditmk/tt/kernel/op_geometry.hpp"
 
@@ -33,6 +34,8 @@ constexpr uint32_t kIdentTile = 0, kHalfIdentTile = 1, kColumn0Tile = 2;  // cb_
 constexpr uint32_t kInvWidthTile = 0, kBlockEpsTile = 1;
 // cb_kt tiles (bf16): column moves 0 -> 1 and 0 -> 2, masked fills beyond 2 and 3 columns
 constexpr uint32_t kMove01Tile = 0, kMove02Tile = 1, kFillFrom2Tile = 2, kFillFrom3Tile = 3;
+
+uint32_t named(const char* name);  // a named compile-time arg
 
 struct Ctx {
   const KernelConfig& cfg;
@@ -70,9 +73,10 @@ struct Ctx {
   Ctx(const KernelConfig& config);
   bool is(emu::Processor p) const { return proc == p; }
   bool seed() const { return cfg.protocol == Protocol::seed; }
-  uint32_t io(const std::string& slot) const;
+  uint32_t io(uint32_t index) const { return emu::get_common_arg_val(index); }  // an io tensor's address
+  uint32_t io(Io slot) const { return io(uint32_t(slot)); }
   // The step the tables are read for: the common arg after the io addresses (block / step).
-  uint32_t step_index() const { return emu::get_common_arg_val(uint32_t(cfg.io_index.size())); }
+  uint32_t step_index() const { return emu::get_common_arg_val(named("n_io_tensors")); }
   uint32_t op_offset(uint32_t op_index) const;  // from the offsets table in the common args
   uint64_t hub_noc(uint32_t hub_idx, uint32_t address) const {
     return emu::get_noc_addr(hub_x[hub_idx], hub_y[hub_idx], address);
@@ -80,6 +84,5 @@ struct Ctx {
   uint64_t compute_noc(uint32_t compute_idx, uint32_t address) const;
 };
 
-uint32_t named(const char* name);
 
 }  // namespace ditmk::tt::kernel
