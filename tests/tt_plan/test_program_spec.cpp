@@ -164,6 +164,34 @@ TEST(ProgramSpec, BlockScheduleArgsAndAScheduleTheKernelCannotCompute) {
                        "the block schedule of 3 blocks is not one the kernel computes"));
 }
 
+// K4's compute-core table after the offsets table: every compute core's NoC coordinates, the
+// rectangles covering exactly the compute cores, and cb_part's address on them.
+TEST(ProgramSpec, K4ComputeCoreTable) {
+  const ProgramSpec spec = spec_of(Version::n16, Variant::steps4, TileFormat::bfp8_b, Kernel::k4);
+  const CoreMap& cm = spec.core_map;
+  const uint32_t noc = spec.cta("k4_compute_noc_base");
+  for (std::size_t i = 0; i < cm.compute.size(); ++i) {
+    const uint32_t xy = spec.common_rt_args.at(noc + i / 2) >> (16 * (i % 2)) & 0xFFFF;
+    EXPECT_EQ((Core{int(xy & 0xFF), int(xy >> 8)}), cm.compute[i]) << i;
+  }
+  const uint32_t rects = spec.cta("k4_compute_rects_base");
+  std::vector<Core> covered;
+  for (uint32_t i = 0; i < spec.common_rt_args.at(rects); ++i) {
+    const uint32_t r = spec.common_rt_args.at(rects + 1 + i);
+    for (int y = int(r >> 8 & 0xFF); y <= int(r >> 24); ++y)
+      for (int x = int(r & 0xFF); x <= int(r >> 16 & 0xFF); ++x) covered.push_back({x, y});
+  }
+  std::sort(covered.begin(), covered.end());
+  std::vector<Core> compute = cm.compute;
+  std::sort(compute.begin(), compute.end());
+  EXPECT_EQ(covered, compute);
+  EXPECT_EQ(spec.common_rt_args.at(spec.cta("k4_cb_part_address_index")), spec.cb_l1_address.at("compute").at("cb_part"));
+  EXPECT_EQ(spec.cta("common_rt_args_len"), spec.common_rt_args.size());
+  EXPECT_FALSE(spec_of(Version::n16, Variant::steps4, TileFormat::bfp8_b, Kernel::k1).named_ctas.empty());
+  for (const NamedArg& a : spec_of(Version::n16, Variant::steps4, TileFormat::bfp8_b, Kernel::k1).named_ctas)
+    EXPECT_NE(a.name, "k4_compute_noc_base") << "K1 has no compute-core table";
+}
+
 TEST(ProgramSpec, OversizedWeightRingNamesRoleBytesAndLimit) {
   ProgramOptions options;
   options.kernel = Kernel::k1;

@@ -76,8 +76,6 @@ class DeviceRun {
     config->layout = &spec_.layout;
     config->n_steps = layout_.variant == Variant::steps4 ? kSteps : 1;
     config->protocol = emu_.protocol;
-    for (const Core& core : spec_.core_map.compute) config->compute_cores.push_back({uint32_t(core.x), uint32_t(core.y)});
-    config->compute_cb_address = spec_.cb_l1_address.at("compute");
     config_kernel_ = config;
     device_.load(emu::program_from_plan(spec_, kernel::make_dit_kernel(config)));
     if (!residual) return;

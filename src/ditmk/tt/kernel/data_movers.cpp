@@ -164,15 +164,13 @@ void hub_send(Ctx& x, const HubRound& r) {
   const uint32_t from = r.from ? r.from : x.land[h] + r.land_page * kBf16TileBytes;
   if (r.to_part) {
     // the compute cores only, through the rectangles that cover them, two per data mover
-    const uint32_t part = x.cfg.compute_cb_address.at("cb_part");
-    std::vector<Core> cores;
-    for (CoreCoord c : x.cfg.compute_cores) cores.push_back({int(c.x), int(c.y)});
-    const std::vector<CoreRange> rects = to_ranges(cores);
-    for (std::size_t i = x.is(Processor::ncrisc) ? 0 : 1; i < rects.size(); i += 2) {
-      const CoreRange& c = rects[i];
-      const uint32_t dests = uint32_t((c.end.x - c.start.x + 1) * (c.end.y - c.start.y + 1));
-      noc_async_write_multicast(from, get_noc_multicast_addr(c.start.x, c.start.y, c.end.x, c.end.y, part),
-                                r.pages * kBf16TileBytes, dests);
+    const uint32_t part = get_common_arg_val(named("k4_cb_part_address_index"));
+    const uint32_t rects = named("k4_compute_rects_base");
+    for (uint32_t i = x.is(Processor::ncrisc) ? 0 : 1; i < get_common_arg_val(rects); i += 2) {
+      const uint32_t rect = get_common_arg_val(rects + 1 + i);
+      const uint32_t x0 = rect & 0xFF, y0 = rect >> 8 & 0xFF, x1 = rect >> 16 & 0xFF, y1 = rect >> 24;
+      noc_async_write_multicast(from, get_noc_multicast_addr(x0, y0, x1, y1, part), r.pages * kBf16TileBytes,
+                                (x1 - x0 + 1) * (y1 - y0 + 1));
     }
   } else {
     const uint32_t half = split ? r.pages / 2 : 0;

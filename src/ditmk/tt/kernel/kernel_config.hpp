@@ -34,10 +34,6 @@ struct KernelConfig {
   const ArenaLayout* layout = nullptr;
   uint32_t n_steps = 1;                      // iterations of the persistent loop (4 in steps4)
   Protocol protocol = Protocol::seed;
-  // NoC coordinates of each compute core by compute_idx (what a device loader resolves).
-  std::vector<emu::CoreCoord> compute_cores;
-  // L1 address of each compute-core CB (the plan places it at one address on every compute core).
-  std::map<std::string, uint32_t> compute_cb_address;
 };
 
 }  // namespace ditmk::tt::kernel

@@ -55,8 +55,9 @@ uint32_t Ctx::op_offset(uint32_t op_index) const {
 }
 
 uint64_t Ctx::compute_noc(uint32_t compute_idx, uint32_t address) const {
-  const CoreCoord core = cfg.compute_cores.at(compute_idx);
-  return get_noc_addr(core.x, core.y, address);
+  const uint32_t word = get_common_arg_val(named("k4_compute_noc_base") + compute_idx / 2);
+  const uint32_t xy = word >> (16 * (compute_idx % 2)) & 0xFFFF;
+  return get_noc_addr(xy & 0xFF, xy >> 8, address);
 }
 
 }  // namespace ditmk::tt::kernel

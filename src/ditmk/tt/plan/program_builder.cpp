@@ -89,6 +89,34 @@ std::vector<NamedArg> structure_ctas(const ArenaLayout& layout, const CoreMap& c
   };
 }
 
+// K4's exchanges go from compute core to compute core and its partial rounds land in the compute
+// cores' cb_part, which the hubs do not have: what the kernel cannot know from the seed's args comes
+// after the offsets table, located by named args. The NoC coordinates of each compute core (two a
+// word, x | y << 8 each, compute_idx order), the rectangles that cover the compute cores (x0 | y0 <<
+// 8 | x1 << 16 | y1 << 24, count first), and cb_part's L1 address there (filled in once the CBs are
+// placed). The coordinates are the emulated chip's, its logical ones; a chip host writes its own.
+// Returns the index of the cb_part word.
+std::size_t append_compute_core_table(ProgramSpec& spec, const CoreMap& cm) {
+  auto push = [&](std::string name, uint32_t value) {
+    spec.common_rt_names.push_back(std::move(name));
+    spec.common_rt_args.push_back(value);
+  };
+  auto xy = [](Core c) { return uint32_t(c.x) | uint32_t(c.y) << 8; };
+  spec.named_ctas.push_back({"k4_compute_noc_base", uint32_t(spec.common_rt_args.size())});
+  for (std::size_t i = 0; i < cm.compute.size(); i += 2) {
+    const uint32_t second = i + 1 < cm.compute.size() ? xy(cm.compute[i + 1]) : 0;
+    push(fmt::format("compute_noc[{}]", i / 2), xy(cm.compute[i]) | second << 16);
+  }
+  const std::vector<CoreRange> rects = to_ranges(cm.compute);
+  spec.named_ctas.push_back({"k4_compute_rects_base", uint32_t(spec.common_rt_args.size())});
+  push("compute_rects_len", uint32_t(rects.size()));
+  for (std::size_t i = 0; i < rects.size(); ++i)
+    push(fmt::format("compute_rects[{}]", i), xy(rects[i].start) | xy(rects[i].end) << 16);
+  spec.named_ctas.push_back({"k4_cb_part_address_index", uint32_t(spec.common_rt_args.size())});
+  push("cb_part_address", 0);
+  return spec.common_rt_args.size() - 1;
+}
+
 uint32_t address_of(const IoSlot& slot, const ProgramOptions& options) {
   auto it = options.io.find(slot.name);
   if (it == options.io.end()) {
@@ -221,6 +249,8 @@ ProgramSpec build_program_spec(const CoreMap& core_map, const ArenaLayout& layou
     spec.common_rt_args.push_back(offsets[i]);
   }
   spec.named_ctas.push_back({"offsets_table_base", uint32_t(spec.io.size() + 2)});
+  std::size_t cb_part_arg = 0;
+  if (kernel == Kernel::k4) cb_part_arg = append_compute_core_table(spec, core_map);
   spec.named_ctas.push_back({"common_rt_args_len", uint32_t(spec.common_rt_args.size())});
 
   spec.per_core_rt_args = core_map.per_core_args();
@@ -230,6 +260,7 @@ ProgramSpec build_program_spec(const CoreMap& core_map, const ArenaLayout& layou
   spec.role_flags = {{"is_reader", "readers"}, {"is_hub", hub_set}, {"is_compute", "compute"}};
 
   place_cbs(spec);
+  if (kernel == Kernel::k4) spec.common_rt_args[cb_part_arg] = spec.cb_l1_address.at("compute").at("cb_part");
   check_program(spec);
   return spec;
 }
