@@ -134,7 +134,7 @@ void print_dit_report(const tt::host::EmuResult& r, const tt::host::VsReference&
 void run_dit_program(const EmulateArgs& args) {
   using namespace ditmk::tt;
   const Variant variant = parse_variant(args.variant.empty() ? "steps4" : args.variant);
-  const host::Protocol protocol = host::parse_protocol(args.protocol);
+  const tt::Protocol protocol = tt::parse_protocol(args.protocol);
   const TileFormat dtype = parse_tile_format(args.dtype);
   require(dtype != TileFormat::fp32, "--dtype: the stream arena is bf16 or bfp8_b, not fp32");
   const model::Weights full = load_model(args.model);
@@ -192,7 +192,7 @@ void run_sweep(const EmulateArgs& args) {
   for (const host::SweepChoice& choice : host::sweep_choices(weights.config, obs)) {
     rows.push_back(host::run_sweep_choice(weights, embodiment, obs, call, choice, threads));
     if (is_terminal(stderr))
-      fmt::print(stderr, "swept {} {} {} slots\n", host::protocol_name(choice.protocol),
+      fmt::print(stderr, "swept {} {} {} slots\n", tt::protocol_name(choice.protocol),
                  tile_format_name(choice.dtype), choice.cb_w_slots);
   }
   write_report(args.report, {{"sweep", host::to_json(rows)}});

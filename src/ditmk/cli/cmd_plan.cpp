@@ -23,6 +23,7 @@ struct PlanArgs {
   std::string variant = "steps4";
   std::string kernel = "k4";
   std::string dtype = "bfp8_b";
+  std::string protocol = "seed";
   int n_blocks = 0;
   int cb_w_slots = 0;
   std::string json_path;
@@ -76,6 +77,7 @@ void run_plan(const PlanArgs& args) {
   arena.dtype_stream = tt::parse_tile_format(args.dtype);
   tt::ProgramOptions options;
   options.kernel = tt::parse_kernel(args.kernel);
+  options.protocol = tt::parse_protocol(args.protocol);
   if (args.cb_w_slots > 0) options.cb_w_slots = args.cb_w_slots;
   const tt::ArenaLayout layout = tt::plan_arena(config, tt::default_layout(config), arena);
   const tt::ProgramSpec spec = tt::build_program_spec(tt::blackhole_core_map(), layout, options);
@@ -100,6 +102,8 @@ void add_plan(CLI::App& app) {
   cmd->add_option("--variant", args->variant, "block, step or steps4")->capture_default_str();
   cmd->add_option("--kernel", args->kernel, "k1 or k4")->capture_default_str();
   cmd->add_option("--dtype", args->dtype, "stream weight dtype: bfp8_b or bf16")->capture_default_str();
+  cmd->add_option("--protocol", args->protocol, "K4 data movement: seed (two hubs) or onehub (named arg k4_onehub)")
+      ->capture_default_str();
   cmd->add_option("--n-blocks", args->n_blocks, "plan only the first N DiT blocks (default: all)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--cb-w-slots", args->cb_w_slots, "weight-ring depth in K-blocks (default 15 bfp8_b, 9/13 bf16)")

@@ -6,6 +6,7 @@
 #include "ditmk/core/dtype.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/formats.hpp"
+#include "ditmk/tt/kernel/masked_score.hpp"
 
 namespace ditmk::tt::host {
 

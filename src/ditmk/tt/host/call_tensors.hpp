@@ -10,7 +10,6 @@
 #include "ditmk/core/matrix.hpp"
 #include "ditmk/model/observation.hpp"
 #include "ditmk/model/precompute.hpp"
-#include "ditmk/tt/host/emu_executor.hpp"
 #include "ditmk/tt/plan/arena_layout.hpp"
 
 namespace ditmk::tt::host {

@@ -63,6 +63,7 @@ class DeviceRun {
   void load_program(int step_index, const MatD* residual) {
     ProgramOptions program;
     program.kernel = Kernel::k4;
+    program.protocol = emu_.protocol;
     program.step_index = step_index;
     if (emu_.cb_w_slots > 0) program.cb_w_slots = emu_.cb_w_slots;
     const ProgramSpec dry = build_program_spec(blackhole_core_map(), layout_, program);
@@ -72,12 +73,7 @@ class DeviceRun {
     program.io["x_rep"] = dry.cb_l1_address.at("compute").at("cb_x");
     program.io["a_rep"] = dry.cb_l1_address.at("compute").at("cb_a");
     spec_ = build_program_spec(blackhole_core_map(), layout_, program);
-    auto config = std::make_shared<kernel::KernelConfig>();
-    config->layout = &spec_.layout;
-    config->n_steps = layout_.variant == Variant::steps4 ? kSteps : 1;
-    config->protocol = emu_.protocol;
-    config_kernel_ = config;
-    device_.load(emu::program_from_plan(spec_, kernel::make_dit_kernel(config)));
+    device_.load(emu::program_from_plan(spec_, kernel::make_dit_kernel()));
     if (!residual) return;
     const std::vector<std::byte> tiles = padded_tiles(*residual, 0, kMPad, layout_.width, TileFormat::bf16);
     const std::size_t row_bytes = tiles.size() / 2;
@@ -172,7 +168,6 @@ class DeviceRun {
   emu::Device device_;
   std::map<std::string, const emu::DramBuffer*> buffers_;
   ProgramSpec spec_;
-  std::shared_ptr<kernel::KernelConfig> config_kernel_;
 };
 
 void describe(EmuResult& r, const DeviceRun& s, Protocol protocol) {

@@ -18,15 +18,9 @@
 #include "ditmk/model/weights.hpp"
 #include "ditmk/tt/emu/device.hpp"
 #include "ditmk/tt/host/stream_trace.hpp"
-#include "ditmk/tt/kernel/kernel_config.hpp"
 #include "ditmk/tt/plan/program_spec.hpp"
 
 namespace ditmk::tt::host {
-
-// The kernel's settings, as the host passes them.
-using kernel::parse_protocol;
-using kernel::Protocol;
-using kernel::protocol_name;
 
 struct EmuOptions {
   TileFormat dtype = TileFormat::bf16;  // stream arena format (the tail arena is bf16)

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "ditmk/tt/plan/core_map.hpp"
+#include "ditmk/tt/formats.hpp"
 
 namespace ditmk::tt::kernel {
 

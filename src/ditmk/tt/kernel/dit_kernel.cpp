@@ -21,13 +21,13 @@ constexpr uint32_t kHeadTiles = 64;  // tiles per row of the head-padded [64, 20
 // no work in direct mode, nor has the second hub in the simplified protocol.
 class Walk {
  public:
-  explicit Walk(Ctx& x) : x_(x), d_(x.dims), variant_(Variant(named("variant"))), n_(d_.n_blocks) {}
+  explicit Walk(Ctx& x) : x_(x), d_(x.dims), variant_(ProgramVariant(named("variant"))), n_(d_.n_blocks) {}
 
   void run() {
     setup();
-    for (uint32_t s = 0; s < x_.cfg.n_steps; ++s) {
-      const uint32_t step = variant_ == Variant::steps4 ? s : x_.step_index();
-      if (variant_ == Variant::steps4) {
+    for (uint32_t s = 0; s < named("n_steps"); ++s) {
+      const uint32_t step = variant_ == ProgramVariant::steps4 ? s : x_.step_index();
+      if (variant_ == ProgramVariant::steps4) {
         const DeviceZone zone(fmt::format("s{} encoder", step));
         encoder(step);
       }
@@ -35,7 +35,7 @@ class Walk {
         const DeviceZone zone(fmt::format("s{} blk{}", step, b));
         block(step, b);
       }
-      if (variant_ != Variant::block) {
+      if (variant_ != ProgramVariant::block) {
         const DeviceZone zone(fmt::format("s{} head", step));
         output_head(step);
       }
@@ -92,7 +92,7 @@ class Walk {
     if (brisc()) {
       setup_constants(x_);
       learn_landing_rings(x_);
-      if (variant_ != Variant::steps4) {
+      if (variant_ != ProgramVariant::steps4) {
         cb_reserve_back(x_.cb_x, kRowTiles);  // the host uploaded x_rep
         cb_push_back(x_.cb_x, kRowTiles);
       } else if (x_.c < d_.width / kTile) {
@@ -108,8 +108,8 @@ class Walk {
       publish_landing_ring(x_);
     }
     if (hub_brisc()) {
-      push_tiles(x_.cb_hconst, {identity_tile(1.0f / float(x_.cfg.n_steps))}, 1);
-      if (variant_ == Variant::steps4) {
+      push_tiles(x_.cb_hconst, {identity_tile(1.0f / float(named("n_steps")))}, 1);
+      if (variant_ == ProgramVariant::steps4) {
         const uint32_t tiles = 2 * x_.nt;
         cb_reserve_back(x_.cb_act, tiles);
         const InterleavedAddrGen state{x_.io(out_io(x_.schedule, n_, OutIo::x_t)), kFp32TileBytes};
@@ -243,7 +243,7 @@ class Walk {
     if (!x_.seed()) phase("residual", [&] { residual_round(); });
     phase("ln2", [&] { layer_norm_phase(false, x_.cb_stat, kBlockEpsTile, 0); });
     // the block variant's last residual goes to DRAM through a round
-    const bool last = b + 1 == n_ && variant_ == Variant::block;
+    const bool last = b + 1 == n_ && variant_ == ProgramVariant::block;
     feed_forward(b, x_.seed() && !last);
     if (!x_.seed() || last) phase("residual", [&] { residual_round(last && hub_brisc() ? x_.io(out_io(x_.schedule, n_, OutIo::x_out)) : 0); });
   }
@@ -540,7 +540,7 @@ class Walk {
     const uint32_t w = d_.width / kTile, out = d_.out_dim / kTile;
     const uint32_t hidden = d_.hidden / kTile;
     tail_phase(TailOp::proj_out_2, w, w, Activation::none, bias_table(), bias_row_bytes(), 4 * n_, out);
-    if (variant_ == Variant::step) {
+    if (variant_ == ProgramVariant::step) {
       hub_gather(x_, out);
       if (hub_brisc()) write_tiles(x_.land[0], x_.io(out_io(x_.schedule, n_, OutIo::y_out)), 2 * out, kBf16TileBytes);
       return;
@@ -562,11 +562,11 @@ class Walk {
   }
 
   void finish() {
-    if (!hub_brisc() || variant_ != Variant::steps4) return;
+    if (!hub_brisc() || variant_ != ProgramVariant::steps4) return;
     // cb_act always holds the state; the last step's velocity taps, packed after each state tile,
     // say that the final Euler update is complete
     const uint32_t tiles = 2 * x_.nt;
-    const uint32_t taps = x_.cfg.n_steps * tiles;
+    const uint32_t taps = named("n_steps") * tiles;
     cb_wait_front(x_.cb_vel, taps);
     if (named("k4_velocity_out_present")) write_tiles(get_read_ptr(x_.cb_vel), x_.io(out_io(x_.schedule, n_, OutIo::velocity_out)), taps, kBf16TileBytes);
     cb_pop_front(x_.cb_vel, taps);
@@ -576,15 +576,15 @@ class Walk {
 
   Ctx& x_;
   const ArenaDims& d_;
-  Variant variant_;
+  ProgramVariant variant_;
   uint32_t n_;
 };
 
 }  // namespace
 
-emu::Kernel make_dit_kernel(std::shared_ptr<const KernelConfig> config) {
-  return [config] {
-    Ctx x(*config);
+emu::Kernel make_dit_kernel() {
+  return [] {
+    Ctx x;
     if (!x.compute && !x.hub) return;
     Walk(x).run();
   };

@@ -6,7 +6,8 @@ using namespace emu;
 
 uint32_t named(const char* name) { return get_named_compile_time_arg_val(name); }
 
-Ctx::Ctx(const KernelConfig& config) : cfg(config), layout(*config.layout), proc(current_processor()) {
+Ctx::Ctx() : proc(current_processor()) {
+  onehub = named("k4_onehub") != 0;
   compute = named("is_compute") != 0;
   // K4 sets is_hub on both hubs; the per-core group word tells them apart. The simplified protocol
   // leaves the second hub idle.

@@ -12,7 +12,8 @@
 #include "ditmk/tt/emu/device_api.hpp"
 #include "ditmk/tt/kernel/block_schedule.hpp"
 #include "ditmk/tt/kernel/io_table.hpp"
-#include "ditmk/tt/kernel/kernel_config.hpp"
+#include "ditmk/tt/kernel/masked_score.hpp"
+#include "ditmk/tt/kernel/program_shape.hpp"
 #include "ditmk/tt/kernel/op_geometry.hpp"
 
 namespace ditmk::tt::kernel {
@@ -38,9 +39,8 @@ constexpr uint32_t kMove01Tile = 0, kMove02Tile = 1, kFillFrom2Tile = 2, kFillFr
 uint32_t named(const char* name);  // a named compile-time arg
 
 struct Ctx {
-  const KernelConfig& cfg;
-  const ArenaLayout& layout;
   emu::Processor proc;
+  bool onehub = false;                // the protocol (named arg k4_onehub)
   bool compute = false, hub = false;  // hub: a hub with work in this protocol
   uint32_t hub_index = 0;             // 0: the hub of every round; 1: the second hub (seed: FF2 chunks)
   uint32_t c = 0, row = 0, col = 0, head = 0, group = 0;  // compute cores only
@@ -70,9 +70,9 @@ struct Ctx {
   uint32_t x_own() const { return x_row ? col : 0; }
   uint32_t x_pages() const { return x_row ? kRowTiles : 1; }
 
-  Ctx(const KernelConfig& config);
+  Ctx();
   bool is(emu::Processor p) const { return proc == p; }
-  bool seed() const { return cfg.protocol == Protocol::seed; }
+  bool seed() const { return !onehub; }
   uint32_t io(uint32_t index) const { return emu::get_common_arg_val(index); }  // an io tensor's address
   uint32_t io(Io slot) const { return io(uint32_t(slot)); }
   // The step the tables are read for: the common arg after the io addresses (block / step).

@@ -230,7 +230,8 @@ ProgramSpec build_program_spec(const CoreMap& core_map, const ArenaLayout& layou
                                                    {"k4_tconst_tiles", uint32_t(kK4TconstTiles)},
                                                    {"k4_sdpa_slots", uint32_t(kK4SdpaSlots)},
                                                    {"k4_nt_a", uint32_t(layout.a_pad / kTile)},
-                                                   {"k4_velocity_out_present", uint32_t(taps)}});
+                                                   {"k4_velocity_out_present", uint32_t(taps)},
+                                                   {"k4_onehub", uint32_t(options.protocol == Protocol::onehub)}});
     spec.unpack_to_dest_fp32_cbs = {19};  // cb_stat32 on compute cores, cb_act on the hubs
   }
 

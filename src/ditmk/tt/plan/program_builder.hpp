@@ -13,6 +13,7 @@ namespace ditmk::tt {
 
 struct ProgramOptions {
   Kernel kernel = Kernel::k4;
+  Protocol protocol = Protocol::seed;  // K4 only
   int step_index = 0;
   // A dry run plans without device buffers (every address 0); otherwise each required io slot
   // must have an address in `io`.

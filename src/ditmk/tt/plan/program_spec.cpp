@@ -8,6 +8,14 @@ namespace ditmk::tt {
 
 std::string_view kernel_name(Kernel kernel) { return kernel == Kernel::k1 ? "k1" : "k4"; }
 
+std::string_view protocol_name(Protocol protocol) { return protocol == Protocol::seed ? "seed" : "onehub"; }
+
+Protocol parse_protocol(std::string_view name) {
+  if (name == "seed") return Protocol::seed;
+  if (name == "onehub") return Protocol::onehub;
+  fail("--protocol: unknown protocol '{}' (known: seed, onehub)", name);
+}
+
 Kernel parse_kernel(std::string_view name) {
   if (name == "k1") return Kernel::k1;
   if (name == "k4") return Kernel::k4;

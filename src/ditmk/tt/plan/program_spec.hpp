@@ -19,6 +19,17 @@ enum class Kernel { k1, k4 };
 std::string_view kernel_name(Kernel kernel);
 Kernel parse_kernel(std::string_view name);
 
+// How K4's cores move activations between them (docs/megakernel.md), the named arg k4_onehub:
+//   seed    the seed's K4b: two hubs, each multicast split over both NoCs, the FF2 input as a chunk
+//           ring over the hubs with lookahead credits, self-attention K / V written straight to the
+//           head cores (counted on sem_kv), the Euler state rounded to bf16 per step unless
+//           euler_fp32;
+//   onehub  the simplified protocol: one hub does every round on one NoC, FF2 in four quarter
+//           rounds, K / V through two hub rounds, an fp32 Euler state for every version.
+enum class Protocol { seed, onehub };
+std::string_view protocol_name(Protocol protocol);
+Protocol parse_protocol(std::string_view name);
+
 struct CBSpec {
   std::string name;
   int id = 0;
