@@ -8,7 +8,7 @@
 // includes it as it is.
 #include <stdint.h>
 
-#include "ditmk/tt/kernel/block_schedule.hpp"
+#include "block_schedule.hpp"
 
 namespace ditmk::tt::kernel {
 
