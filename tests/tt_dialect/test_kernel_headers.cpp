@@ -1,5 +1,5 @@
 // The megakernel's freestanding headers (src/ditmk/tt/kernel: op geometry, block schedule, io
-// table, tile builders and the shared constants) compile as tt-metal dialect kernel code against the
+// table, tile builders, lists and the shared constants) compile as tt-metal dialect kernel code against the
 // device headers alone, for every processor, with the named args of the plan's own descriptor: the
 // kernel compiler refuses any host header they might pull in.
 #include <filesystem>
@@ -17,8 +17,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kFreestandingHeaders[] = {"op_geometry.hpp",  "block_schedule.hpp", "io_table.hpp",
-                                            "tile_builders.hpp", "masked_score.hpp",   "program_shape.hpp"};
+const char* const kFreestandingHeaders[] = {"op_geometry.hpp",   "block_schedule.hpp", "io_table.hpp",
+                                            "tile_builders.hpp", "masked_score.hpp",   "program_shape.hpp",
+                                            "small_list.hpp"};
 
 // Uses every header with the program's named args, so nothing is left out of the build.
 const char* const kKernel = R"(#include <stdint.h>
@@ -28,6 +29,7 @@ const char* const kKernel = R"(#include <stdint.h>
 #include "masked_score.hpp"
 #include "op_geometry.hpp"
 #include "program_shape.hpp"
+#include "small_list.hpp"
 #include "tile_builders.hpp"
 
 using namespace ditmk::tt::kernel;
@@ -46,6 +48,8 @@ void kernel_main() {
   }
   sum += tail_op_slice(dims, TailOp::dec2, 3).bytes + out_io(schedule, dims.n_blocks, OutIo::action_pred);
   const Bf16Tile fill = column_fill_tile(2, kMaskedScore);
+  SmallList<IndexPair, 4> pairs = {{1, 2}, {3, 4}};
+  for (const IndexPair& p : pairs) sum += p.first * p.second;
   sink = sum + fill[tile_index(3, 4)] + uint32_t(ProgramVariant::steps4);
 }
 )";

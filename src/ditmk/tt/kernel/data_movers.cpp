@@ -80,18 +80,17 @@ void learn_landing_rings(Ctx& x) {
   }
 }
 
-std::vector<Bf16Tile> read_row_tiles(Ctx& x, uint32_t table, uint32_t row_bytes,
-                                     const std::vector<std::pair<uint32_t, uint32_t>>& rows_and_col_tiles) {
+TileList read_row_tiles(Ctx& x, uint32_t table, uint32_t row_bytes, const IndexPairs& rows_and_col_tiles) {
   const uint32_t scratch = get_write_ptr(x.cb_bias1);
   const InterleavedAddrGen rows{table, row_bytes};
-  for (std::size_t i = 0; i < rows_and_col_tiles.size(); ++i) {
+  for (uint32_t i = 0; i < rows_and_col_tiles.size(); ++i) {
     const auto [row, col_tile] = rows_and_col_tiles[i];
     noc_async_read(rows.get_noc_addr(row, col_tile * kRowChunkBytes), scratch + uint32_t(i) * kRowChunkBytes,
                    kRowChunkBytes);
   }
   noc_async_read_barrier();
-  std::vector<Bf16Tile> tiles;
-  for (std::size_t i = 0; i < rows_and_col_tiles.size(); ++i) {
+  TileList tiles;
+  for (uint32_t i = 0; i < rows_and_col_tiles.size(); ++i) {
     uint16_t values[32];
     l1_read(scratch + uint32_t(i) * kRowChunkBytes, values, kRowChunkBytes);
     tiles.push_back(row_tile(values));
@@ -114,10 +113,10 @@ Bf16Tile read_rows_tile(Ctx& x, uint32_t table, uint32_t row_bytes, const int* r
   return tile;
 }
 
-void push_tiles(uint32_t cb, const std::vector<Bf16Tile>& tiles, uint32_t window) {
+void push_tiles(uint32_t cb, const TileList& tiles, uint32_t window) {
   cb_reserve_back(cb, window);
-  for (std::size_t i = 0; i < tiles.size(); ++i) {
-    l1_write(get_write_ptr(cb) + uint32_t(i) * kBf16TileBytes, tiles[i].data(), kBf16TileBytes);
+  for (uint32_t i = 0; i < tiles.size(); ++i) {
+    l1_write(get_write_ptr(cb) + i * kBf16TileBytes, tiles[i].data(), kBf16TileBytes);
   }
   cb_push_back(cb, window);
 }
@@ -131,7 +130,7 @@ void local_copy(uint32_t src_l1, uint32_t dst_l1, uint32_t bytes) {
 std::string gather_zone(uint32_t hub, uint32_t round) { return fmt::format("gather {}.{}", hub, round); }
 std::string round_zone(uint32_t hub, uint32_t round) { return fmt::format("round {}.{}", hub, round); }
 
-void contribute(Ctx& x, uint32_t hub, uint32_t src_l1, const std::vector<std::pair<uint32_t, uint32_t>>& tiles,
+void contribute(Ctx& x, uint32_t hub, uint32_t src_l1, const IndexPairs& tiles,
                 uint32_t ahead) {
   const DeviceZone zone(gather_zone(hub, x.rounds[hub] + 1 + ahead));
   for (const auto& [offset, page] : tiles) {
@@ -221,14 +220,14 @@ void mcast_round(Ctx& x, uint32_t contributors, uint32_t pages, uint32_t source,
   cb_push_back(x.cb_a, kCbAPages);
 }
 
-void exchange_open(Ctx& x, const std::vector<uint32_t>& members) {
+void exchange_open(Ctx& x, const Members& members) {
   cb_reserve_back(x.cb_part, kPartPages);
   for (uint32_t m : members) noc_semaphore_inc(x.compute_noc(m, x.sem_credit), 1);
   x.credits += uint32_t(members.size());
   noc_semaphore_wait_min(x.sem_credit, x.credits);
 }
 
-void exchange_close(Ctx& x, const std::vector<uint32_t>& members) {
+void exchange_close(Ctx& x, const Members& members) {
   noc_async_write_barrier();
   for (uint32_t m : members) noc_semaphore_inc(x.compute_noc(m, x.sem_arrival), 1);
   x.arrivals += uint32_t(members.size());
@@ -236,7 +235,7 @@ void exchange_close(Ctx& x, const std::vector<uint32_t>& members) {
   cb_push_back(x.cb_part, kPartPages);
 }
 
-void exchange(Ctx& x, const std::vector<uint32_t>& members, uint32_t src_l1, const std::vector<PartSend>& sends) {
+void exchange(Ctx& x, const Members& members, uint32_t src_l1, const PartSends& sends) {
   exchange_open(x, members);
   const uint32_t part_base = get_write_ptr(x.cb_part);  // the same on every compute core
   for (const PartSend& s : sends) {

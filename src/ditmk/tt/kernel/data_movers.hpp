@@ -4,14 +4,17 @@
 // movers build from DRAM rows (bias, AdaLN, masks).
 #include <cstdint>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "ditmk/tt/kernel/kernel_context.hpp"
 #include "ditmk/tt/kernel/op_geometry.hpp"
+#include "ditmk/tt/kernel/small_list.hpp"
 #include "ditmk/tt/kernel/tile_builders.hpp"
 
 namespace ditmk::tt::kernel {
+
+using TileList = SmallList<Bf16Tile, 6>;      // tiles a mover builds for one CB window
+using IndexPairs = SmallList<IndexPair, 4>;   // table rows and column tiles; contributed pages
+using Members = SmallList<uint32_t, 4>;       // the compute cores of an exchange
 
 // NCRISC: streams this core's slice of a block op from its DRAM bank, K-block by K-block into the
 // cb_w ring, or of a tail op as one fixed cb_tw transaction.
@@ -26,19 +29,17 @@ void learn_landing_rings(Ctx& x);
 
 // Row-broadcast tiles of 32 bf16 values each, at (row, column tile) of a row-major DRAM table: the
 // reads go out together and wait for one barrier.
-std::vector<Bf16Tile> read_row_tiles(Ctx& x, uint32_t table, uint32_t row_bytes,
-                                     const std::vector<std::pair<uint32_t, uint32_t>>& rows_and_col_tiles);
+TileList read_row_tiles(Ctx& x, uint32_t table, uint32_t row_bytes, const IndexPairs& rows_and_col_tiles);
 // A tile whose row i comes from DRAM row rows[i] (or is zero where rows[i] < 0).
 Bf16Tile read_rows_tile(Ctx& x, uint32_t table, uint32_t row_bytes, const int* rows, uint32_t col_tile);
 // Reserves `window` pages of cb, writes the tiles at its front, pushes the window.
-void push_tiles(uint32_t cb, const std::vector<Bf16Tile>& tiles, uint32_t window);
+void push_tiles(uint32_t cb, const TileList& tiles, uint32_t window);
 // Copies bytes inside this core's L1 through its own NoC port (a data mover does not copy by hand).
 void local_copy(uint32_t src_l1, uint32_t dst_l1, uint32_t bytes);
 
 // Writes tiles (offset in tiles from src_l1, page of the landing ring) into hub `hub`'s landing ring
 // and counts this core as one contribution there, to the hub's next round or (`ahead`) a later one.
-void contribute(Ctx& x, uint32_t hub, uint32_t src_l1, const std::vector<std::pair<uint32_t, uint32_t>>& tiles,
-                uint32_t ahead = 0);
+void contribute(Ctx& x, uint32_t hub, uint32_t src_l1, const IndexPairs& tiles, uint32_t ahead = 0);
 
 // One multicast round of a hub, run by the hub and every compute core at the same point of the
 // walk. The hub waits for `contributors` contributions and a ready credit from every compute core,
@@ -79,10 +80,11 @@ void await_round(Ctx& x, uint32_t hub);
 struct PartSend {
   uint32_t src_tile, dst_core, dst_page;
 };
-void exchange(Ctx& x, const std::vector<uint32_t>& members, uint32_t src_l1, const std::vector<PartSend>& sends);
+using PartSends = SmallList<PartSend, 16>;
+void exchange(Ctx& x, const Members& members, uint32_t src_l1, const PartSends& sends);
 // The two halves of an exchange, for senders that write from several CB windows in between.
-void exchange_open(Ctx& x, const std::vector<uint32_t>& members);
-void exchange_close(Ctx& x, const std::vector<uint32_t>& members);
+void exchange_open(Ctx& x, const Members& members);
+void exchange_close(Ctx& x, const Members& members);
 
 // BRISC after a residual round: this core's tile row of the new residual from cb_a into cb_x.
 void refill_residual_row(Ctx& x);

@@ -56,8 +56,8 @@ class Walk {
   uint32_t width_row_bytes() const { return d_.width * 2; }
   uint32_t adaln_row(uint32_t step, uint32_t index) const { return step * (2 * n_ + 2) + index; }
 
-  void push_bias(uint32_t table, uint32_t row_bytes, uint32_t row, std::vector<uint32_t> col_tiles) {
-    std::vector<std::pair<uint32_t, uint32_t>> at;
+  void push_bias(uint32_t table, uint32_t row_bytes, uint32_t row, SmallList<uint32_t, 2> col_tiles) {
+    IndexPairs at;
     for (uint32_t t : col_tiles) at.push_back({row, t});
     push_tiles(x_.cb_bias0, read_row_tiles(x_, table, row_bytes, at), 2);
   }
@@ -67,7 +67,7 @@ class Walk {
     push_tiles(x_.cb_adaln, read_row_tiles(x_, table, width_row_bytes(), {{scale_row, x_.col}, {shift_row, x_.col}}), 2);
   }
 
-  void contribute_front(uint32_t cb, uint32_t n_tiles, const std::vector<std::pair<uint32_t, uint32_t>>& pages,
+  void contribute_front(uint32_t cb, uint32_t n_tiles, const IndexPairs& pages,
                         uint32_t hub = 0, uint32_t ahead = 0) {
     cb_wait_front(cb, n_tiles);
     contribute(x_, hub, get_read_ptr(cb), pages, ahead);
@@ -102,8 +102,9 @@ class Walk {
     if (x_.hub && x_.is(Processor::brisc)) {
       // the statistics tiles' rows past the 48 cores stay zero: nothing else lands there
       if (x_.seed() && x_.hub_index == 1) {
-        const std::vector<std::byte> zeros(kStatsPages * kBf16TileBytes);
-        l1_write(x_.land[1] + kStatsLandPage * kBf16TileBytes, zeros.data(), uint32_t(zeros.size()));
+        const Bf16Tile zeros;
+        for (uint32_t page = 0; page < kStatsPages; ++page)
+          l1_write(x_.land[1] + (kStatsLandPage + page) * kBf16TileBytes, zeros.data(), kBf16TileBytes);
       }
       publish_landing_ring(x_);
     }
@@ -126,7 +127,7 @@ class Walk {
   void push_tail_constants() {
     const int action_row0 = int(named("action_row0")), horizon = int(named("h"));
     const int n_future = int(named("n_future_tokens"));
-    std::vector<Bf16Tile> tiles;
+    TileList tiles;
     for (int r = 0; r < 2; ++r) {
       int rows[32];
       for (int i = 0; i < 32; ++i) rows[i] = 32 * r + i;
@@ -274,7 +275,7 @@ class Walk {
       // K^T then V of every head through the hub; the head core keeps its own head's tiles
       for (uint32_t part = 1; part <= 2; ++part) {
         if (brisc() && x_.group == part) {
-          std::vector<std::pair<uint32_t, uint32_t>> pages;
+          IndexPairs pages;
           for (uint32_t i = 0; i < 4; ++i) pages.push_back({i, head_page(i)});
           contribute_front(x_.cb_mm0, 4, pages);
         }
@@ -320,8 +321,8 @@ class Walk {
         read_cross_kv(b, keys, first);
       }
       // the three K-third cores of head h all-reduce their Q partials
-      std::vector<uint32_t> members;
-      std::vector<PartSend> sends;
+      Members members;
+      PartSends sends;
       for (uint32_t third = 0; third < 3; ++third) members.push_back(x_.head + 32 * third);
       for (uint32_t m : members)
         for (uint32_t i = 0; i < 4; ++i) sends.push_back({i, m, x_.group * 4 + i});
@@ -367,7 +368,7 @@ class Walk {
 
   // The two part cores of a split head send their (m, l, O) to the head core's cb_part.
   void send_parts() {
-    std::vector<uint32_t> members;
+    Members members;
     for (uint32_t third = 0; third < 3; ++third) members.push_back(x_.head + 32 * third);
     exchange_open(x_, members);
     if (x_.group != 0) {
@@ -425,17 +426,20 @@ class Walk {
   // The additive mask tiles of chunks [first, end) from the row read_cross_masks landed, or open
   // keys up to the padded count when the set has no per-call mask.
   void push_cross_masks(BlockKeys keys, uint32_t first, uint32_t end) {
-    std::vector<uint16_t> row((end - first) * 2 * kTile);
+    // the row fills at most the 2-page cb_mask window read_cross_masks reads it into
+    uint16_t row[kBf16TileBytes];
+    const uint32_t values = (end - first) * 2 * kTile;
+    if (values > kBf16TileBytes) __builtin_trap();
     if (has_mask(keys)) {
-      l1_read(get_write_ptr(x_.cb_mask), row.data(), uint32_t(row.size() * 2));
+      l1_read(get_write_ptr(x_.cb_mask), row, values * 2);
     } else {
-      for (uint32_t i = 0; i < row.size(); ++i) {
+      for (uint32_t i = 0; i < values; ++i) {
         const bool pad = (2 * first * kTile + i) >= padded_keys(x_.schedule, keys);
         row[i] = pad ? f32_to_bf16(kMaskedScore) : 0;
       }
     }
     for (uint32_t j = first; j < end; ++j) {
-      const uint16_t* chunk = row.data() + (j - first) * 2 * kTile;
+      const uint16_t* chunk = row + (j - first) * 2 * kTile;
       push_tiles(x_.cb_mask, {row_tile(chunk), row_tile(chunk + kTile)}, 2);
     }
   }
@@ -449,8 +453,8 @@ class Walk {
     if (ncrisc()) stream_block_op(x_, b, op);
     multiply();
     if (brisc()) {
-      std::vector<uint32_t> members;
-      std::vector<PartSend> sends;
+      Members members;
+      PartSends sends;
       for (uint32_t r = 0; r < 2; ++r)
         for (uint32_t n = 0; n < 2; ++n) {
           const uint32_t owner = r * kRowTiles + 2 * x_.pair + n;
@@ -482,7 +486,7 @@ class Walk {
       for (uint32_t q = 0; q < 4; ++q) {
         if (brisc() && x_.c / cores_per_quarter == q) {
           const uint32_t col0 = 2 * x_.c - 2 * cores_per_quarter * q;
-          std::vector<std::pair<uint32_t, uint32_t>> pages;
+          IndexPairs pages;
           for (uint32_t r = 0; r < 2; ++r)
             for (uint32_t n = 0; n < 2; ++n) pages.push_back({r * 2 + n, r * kRowTiles + col0 + n});
           contribute_front(x_.cb_mm0, 4, pages);
@@ -510,7 +514,7 @@ class Walk {
     if (brisc()) {
       const uint32_t kc = x_.c / cores_per_chunk;
       const uint32_t col0 = 2 * x_.c - chunk_tiles * kc;
-      std::vector<std::pair<uint32_t, uint32_t>> pages;
+      IndexPairs pages;
       for (uint32_t r = 0; r < 2; ++r)
         for (uint32_t n = 0; n < 2; ++n) pages.push_back({r * 2 + n, (kc / 2) * kChunkPages + r * chunk_tiles + col0 + n});
       contribute_front(x_.cb_mm0, 4, pages, kc % 2, kc / 2);

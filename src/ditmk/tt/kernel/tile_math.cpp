@@ -1,7 +1,5 @@
 #include "ditmk/tt/kernel/tile_math.hpp"
 
-#include <algorithm>
-
 namespace ditmk::tt::kernel {
 
 using namespace emu;
@@ -106,7 +104,8 @@ void ff2_chunk_partials(Ctx& x, uint32_t chunks) {
   tile_regs_acquire();
   for (uint32_t kc = 0; kc < chunks; ++kc) {
     cb_wait_front(x.cb_a, kChunkPages);
-    const uint32_t lo = std::max(k0, kc * chunk_tiles), hi = std::min(k1, (kc + 1) * chunk_tiles);
+    const uint32_t lo = k0 > kc * chunk_tiles ? k0 : kc * chunk_tiles;
+    const uint32_t hi = k1 < (kc + 1) * chunk_tiles ? k1 : (kc + 1) * chunk_tiles;
     if (lo < hi) stream_matmul(x, hi - lo, chunk_tiles, lo - kc * chunk_tiles);
     cb_pop_front(x.cb_a, kChunkPages);
   }
