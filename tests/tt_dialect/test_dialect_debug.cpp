@@ -39,6 +39,16 @@ TEST(DialectDebug, DprintNamesWhereAndZoneIsTimed) {
   ASSERT_NE(report.timing, nullptr);
   const auto& zones = report.timing->zone_names;
   EXPECT_NE(std::find(zones.begin(), zones.end(), "greeting"), zones.end());
+  // each core's zone carries its DeviceTimestampedData record
+  std::vector<uint64_t> tags;
+  for (const emu::Zone& z : report.timing->zones) {
+    if (zones[z.name] != "greeting") continue;
+    EXPECT_TRUE(z.tagged);
+    EXPECT_EQ(z.tag_id, 5u);
+    tags.push_back(z.tag);
+  }
+  std::sort(tags.begin(), tags.end());
+  EXPECT_EQ(tags, (std::vector<uint64_t>{uint64_t(7) << 32 | 1, uint64_t(9) << 32 | 1}));
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 const char* const kFreestandingHeaders[] = {"op_geometry.hpp",   "block_schedule.hpp", "io_table.hpp",
                                             "tile_builders.hpp", "masked_score.hpp",   "program_shape.hpp",
-                                            "small_list.hpp"};
+                                            "small_list.hpp",    "zone_tags.hpp"};
 
 // Uses every header with the program's named args, so nothing is left out of the build.
 const char* const kKernel = R"(#include <stdint.h>
@@ -31,6 +31,7 @@ const char* const kKernel = R"(#include <stdint.h>
 #include "program_shape.hpp"
 #include "small_list.hpp"
 #include "tile_builders.hpp"
+#include "zone_tags.hpp"
 
 using namespace ditmk::tt::kernel;
 
@@ -50,7 +51,7 @@ void kernel_main() {
   const Bf16Tile fill = column_fill_tile(2, kMaskedScore);
   SmallList<IndexPair, 4> pairs = {{1, 2}, {3, 4}};
   for (const IndexPair& p : pairs) sum += p.first * p.second;
-  sink = sum + fill[tile_index(3, 4)] + uint32_t(ProgramVariant::steps4);
+  sink = sum + fill[tile_index(3, 4)] + uint32_t(ProgramVariant::steps4) + uint32_t(block_tag(1, 2) >> 32) + kRoundTag;
 }
 )";
 

@@ -1,4 +1,4 @@
-// DPRINT and a profiler zone from a data-movement kernel.
+// DPRINT and a profiler zone, tagged with a timestamped-data record, from a data-movement kernel.
 #include <cstdint>
 
 #include "debug/dprint.h"
@@ -6,5 +6,6 @@
 
 void kernel_main() {
   DeviceZoneScopedN("greeting");
+  DeviceTimestampedData(5, uint64_t(get_arg_val<uint32_t>(0)) << 32 | 1);
   DPRINT << "tiles " << get_arg_val<uint32_t>(0) << " at x " << my_x[0] << ENDL();
 }

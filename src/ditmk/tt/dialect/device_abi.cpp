@@ -14,6 +14,7 @@ const ditmk_device_abi& device_abi() {
       .dprint_format = abi::dprint_format,
       .zone_begin = abi::zone_begin,
       .zone_end = abi::zone_end,
+      .zone_data = abi::zone_data,
       .my_x = abi::my_x,
       .my_y = abi::my_y,
       .arg = abi::arg,

@@ -162,5 +162,7 @@ void zone_begin(void* storage, const char* name) { new (storage) emu::DeviceZone
 
 void zone_end(void* storage) { std::launder(static_cast<emu::DeviceZone*>(storage))->~DeviceZone(); }
 
+void zone_data(uint32_t id, uint64_t data) { emu::zone_data(id, data); }
+
 }  // namespace abi
 }  // namespace ditmk::tt::dialect

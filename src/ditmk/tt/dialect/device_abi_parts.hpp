@@ -15,6 +15,7 @@ void dprint_text(const char* text, uint32_t size);
 void dprint_format(const char* format, const ditmk_dprint_arg* args, uint32_t count);
 void zone_begin(void* storage, const char* name);
 void zone_end(void* storage);
+void zone_data(uint32_t id, uint64_t data);
 
 // Args, CBs, NoC, semaphores (device_abi_dataflow.cpp).
 uint32_t my_x();

@@ -169,6 +169,11 @@ DeviceZone::DeviceZone(std::string_view name) {
 DeviceZone::~DeviceZone() {
   if (open_ && running_processor && running_processor->log) running_processor->log->ops.push_back({OpKind::zone_end});
 }
+
+void zone_data(uint32_t id, uint64_t data) {
+  if (!running_processor || !running_processor->log) return;
+  running_processor->log->ops.push_back({OpKind::zone_data, false, id, uint32_t(data), uint32_t(data >> 32)});
+}
 ProcessorRuntime& current() { return *running_processor; }
 
 uint32_t kernel_l1_address(uint32_t offset) { return running_chip->l1.window_base() + offset; }

@@ -2,6 +2,7 @@
 // Kernel-side profiler zones, as tt-metal's DeviceZoneScopedN: a named span of the running
 // processor, recorded for the timing model and the trace when the launch times itself and free
 // otherwise. Zones nest; the kernel never reads a time back.
+#include <cstdint>
 #include <string_view>
 
 namespace ditmk::tt::emu {
@@ -16,5 +17,10 @@ class DeviceZone {
  private:
   bool open_ = false;
 };
+
+// tt-metal's DeviceTimestampedData(id, data): a record in the profile at this point. The emulator
+// tags the processor's innermost open zone with it, so zones that share a literal name (as tt-metal
+// requires) still say which block or round they are.
+void zone_data(uint32_t id, uint64_t data);
 
 }  // namespace ditmk::tt::emu

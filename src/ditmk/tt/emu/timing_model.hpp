@@ -56,6 +56,9 @@ struct Zone {
   uint32_t proc = 0;
   uint32_t depth = 0;  // nesting level on its processor
   double start = 0, end = 0;
+  bool tagged = false;  // by zone_data (DeviceTimestampedData) while it was open; the last one counts
+  uint32_t tag_id = 0;
+  uint64_t tag = 0;
 };
 
 struct ProcessorTimeline {

@@ -7,6 +7,7 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/host/emu_report.hpp"
+#include "ditmk/tt/kernel/zone_tags.hpp"
 #include "ditmk/tt/plan/core_map.hpp"
 #include "ditmk/tt/plan/limits.hpp"
 
@@ -22,15 +23,16 @@ std::string block_kind(const ArenaLayout& layout, int b) {
   return "cross_" + std::string(model::key_set_name(layout.keys_of(b).keys));
 }
 
-// The latest end of the zones called `name`, and the processor it ended on.
+// The latest end of the zones called `name` with the kernel's tag `tag` (kernel/zone_tags.hpp),
+// and the processor it ended on.
 struct ZoneEnd {
   double end = -1;
   uint32_t proc = 0;
 };
-ZoneEnd last_end(const TimingResult& t, const std::string& name) {
+ZoneEnd last_end(const TimingResult& t, const std::string& name, uint64_t tag) {
   ZoneEnd out;
   for (const Zone& z : t.zones) {
-    if (t.zone_names[z.name] == name && z.end > out.end) out = {z.end, z.proc};
+    if (z.tagged && z.tag == tag && t.zone_names[z.name] == name && z.end > out.end) out = {z.end, z.proc};
   }
   return out;
 }
@@ -50,21 +52,19 @@ void add_blocks(TimingSummary& out, const EmuResult& r, const TimingResult& t, c
     const int step = layout.variant == Variant::steps4 ? s : -1;
     for (int b = 0; b < layout.n_blocks; ++b) {
       // block and step programs name their step by the step index they were built for
-      std::string name;
       ZoneEnd end;
       int found = step;
       for (int candidate = 0; candidate < kSteps && end.end < 0; ++candidate) {
         if (step >= 0 && candidate != step) continue;
-        name = fmt::format("s{} blk{}", candidate, b);
-        end = last_end(t, name);
+        end = last_end(t, "blk", kernel::block_tag(uint32_t(candidate), uint32_t(b)));
         found = candidate;
       }
       require(end.end >= 0, "timing: the launch has no zone for block {}", b);
       double start = 0;
       if (b > 0) {
-        start = last_end(t, name.substr(0, name.find(' ')) + fmt::format(" blk{}", b - 1)).end;
+        start = last_end(t, "blk", kernel::block_tag(uint32_t(found), uint32_t(b - 1))).end;
       } else if (step >= 0) {
-        start = last_end(t, fmt::format("s{} encoder", step)).end;
+        start = last_end(t, "encoder", uint64_t(step)).end;
       }
       BlockTiming bt;
       bt.step = found;
@@ -92,21 +92,22 @@ std::string enclosing_phase(const TimingResult& t, std::size_t zone_index) {
 // A round starts once its last producer starts writing and the round before it (on either hub)
 // has arrived everywhere; it ends when its last receiver holds the data.
 void add_rounds(std::map<std::string, std::vector<double>>& by_phase, const TimingResult& t) {
-  std::map<std::string, double> gather_start, round_end;
-  std::map<std::string, std::string> phase_of;
+  // rounds by their tag (hub, round of that hub)
+  std::map<uint64_t, double> gather_start, round_end;
+  std::map<uint64_t, std::string> phase_of;
   for (std::size_t i = 0; i < t.zones.size(); ++i) {
     const Zone& z = t.zones[i];
+    if (!z.tagged || z.tag_id != kernel::kRoundTag) continue;
     const std::string& name = t.zone_names[z.name];
-    if (name.rfind("gather ", 0) == 0) {
-      const std::string id = name.substr(7);
+    const uint64_t id = z.tag;
+    if (name == "gather") {
       gather_start[id] = std::max(gather_start.count(id) ? gather_start[id] : 0.0, z.start);
-    } else if (name.rfind("round ", 0) == 0) {
-      const std::string id = name.substr(6);
+    } else if (name == "round") {
       round_end[id] = std::max(round_end.count(id) ? round_end[id] : 0.0, z.end);
       if (!phase_of.count(id)) phase_of[id] = enclosing_phase(t, i);
     }
   }
-  std::vector<std::pair<double, std::string>> by_end;
+  std::vector<std::pair<double, uint64_t>> by_end;
   for (const auto& [id, end] : round_end) by_end.push_back({end, id});
   std::sort(by_end.begin(), by_end.end());
   double previous = 0;

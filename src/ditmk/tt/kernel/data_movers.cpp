@@ -1,6 +1,5 @@
 #include "ditmk/tt/kernel/data_movers.hpp"
 
-#include <fmt/format.h>
 
 #include "ditmk/tt/formats.hpp"
 
@@ -127,12 +126,13 @@ void local_copy(uint32_t src_l1, uint32_t dst_l1, uint32_t bytes) {
   noc_async_read_barrier();
 }
 
-std::string gather_zone(uint32_t hub, uint32_t round) { return fmt::format("gather {}.{}", hub, round); }
-std::string round_zone(uint32_t hub, uint32_t round) { return fmt::format("round {}.{}", hub, round); }
 
 void contribute(Ctx& x, uint32_t hub, uint32_t src_l1, const IndexPairs& tiles,
                 uint32_t ahead) {
-  const DeviceZone zone(gather_zone(hub, x.rounds[hub] + 1 + ahead));
+  // round n of a hub: its gather on the producers, its arrival on the receivers, its multicast on
+  // the hub (the timing report measures rounds between them)
+  const DeviceZone zone("gather");
+  zone_data(kRoundTag, round_tag(hub, x.rounds[hub] + 1 + ahead));
   for (const auto& [offset, page] : tiles) {
     noc_async_write(src_l1 + offset * kBf16TileBytes, x.hub_noc(hub, x.land[hub] + page * kBf16TileBytes),
                     kBf16TileBytes);
@@ -156,7 +156,8 @@ void hub_send(Ctx& x, const HubRound& r) {
   const bool split = x.seed() && r.from == 0;
   x.gathered[h] += r.contributors;
   if (x.is(Processor::ncrisc) && !split) return;
-  const DeviceZone zone(fmt::format("multicast {}.{}", h, x.rounds[h]));
+  const DeviceZone zone("multicast");
+  zone_data(kRoundTag, round_tag(h, x.rounds[h]));
   noc_semaphore_wait_min(x.sem_gather, x.gathered[h]);
   // every compute core has room for the round: the previous one in that cb_a window is consumed
   noc_semaphore_wait_min(x.sem_ready[h], x.rounds[h] * named("n_compute"));
@@ -213,7 +214,8 @@ void await_round(Ctx& x, uint32_t hub) { noc_semaphore_wait_min(x.sem_round[hub]
 void mcast_round(Ctx& x, uint32_t contributors, uint32_t pages, uint32_t source, uint32_t dram_out) {
   hub_round(x, {0, contributors, pages, source, 0, dram_out});
   if (!x.compute || !x.is(Processor::brisc)) return;
-  const DeviceZone zone(round_zone(0, x.rounds[0]));
+  const DeviceZone zone("round");
+  zone_data(kRoundTag, round_tag(0, x.rounds[0]));
   cb_reserve_back(x.cb_a, kCbAPages);
   credit_hub(x, 0);
   await_round(x, 0);
@@ -258,7 +260,8 @@ void send_ln_stats(Ctx& x) {
   const uint32_t row = x.col % 32, block = x.col / 32;
   // row `row` of a tile: faces 0 / 1 for rows 0-15, 2 / 3 below
   const uint32_t row_offset = (row / 16) * 2 * kFaceBytes + (row % 16) * kFaceRowBytes;
-  const DeviceZone zone(gather_zone(1, x.rounds[1] + 1));
+  const DeviceZone zone("gather");
+  zone_data(kRoundTag, round_tag(1, x.rounds[1] + 1));
   cb_wait_front(x.cb_scores, 4);
   for (uint32_t sum = 0; sum < 2; ++sum) {
     const uint32_t src = get_read_ptr(x.cb_scores) + sum * kFp32TileBytes;

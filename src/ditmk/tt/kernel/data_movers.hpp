@@ -3,11 +3,11 @@
 // multicast rounds, exchanges of fp32 partials between compute cores, and the small tiles the
 // movers build from DRAM rows (bias, AdaLN, masks).
 #include <cstdint>
-#include <string>
 
 #include "ditmk/tt/kernel/kernel_context.hpp"
 #include "ditmk/tt/kernel/op_geometry.hpp"
 #include "ditmk/tt/kernel/small_list.hpp"
+#include "ditmk/tt/kernel/zone_tags.hpp"
 #include "ditmk/tt/kernel/tile_builders.hpp"
 
 namespace ditmk::tt::kernel {
@@ -59,10 +59,6 @@ struct HubRound {
   bool to_part = false;    // into cb_part of the compute cores only (seed LayerNorm statistics)
 };
 void hub_round(Ctx& x, const HubRound& round);
-// The profiler zone names of round n of a hub: its gather on the producers, its arrival on the
-// receivers, its multicast on the hub (the timing report measures rounds between them).
-std::string gather_zone(uint32_t hub, uint32_t round);
-std::string round_zone(uint32_t hub, uint32_t round);
 // A round of hub 0 into the whole cb_a, which every compute BRISC reserves whole, credits and
 // pushes once it arrived. Whoever reads the round (TRISC for matmul inputs, the BRISC for K / V
 // and residual rows) pops cb_a.

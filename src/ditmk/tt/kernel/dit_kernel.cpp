@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
 
 #include "ditmk/core/dtype.hpp"
 #include "ditmk/tt/kernel/data_movers.hpp"
@@ -28,15 +27,18 @@ class Walk {
     for (uint32_t s = 0; s < named("n_steps"); ++s) {
       const uint32_t step = variant_ == ProgramVariant::steps4 ? s : x_.step_index();
       if (variant_ == ProgramVariant::steps4) {
-        const DeviceZone zone(fmt::format("s{} encoder", step));
+        const DeviceZone zone("encoder");
+        zone_data(kStepTag, step);
         encoder(step);
       }
       for (uint32_t b = 0; b < n_; ++b) {
-        const DeviceZone zone(fmt::format("s{} blk{}", step, b));
+        const DeviceZone zone("blk");
+        zone_data(kBlockTag, block_tag(step, b));
         block(step, b);
       }
       if (variant_ != ProgramVariant::block) {
-        const DeviceZone zone(fmt::format("s{} head", step));
+        const DeviceZone zone("head");
+        zone_data(kStepTag, step);
         output_head(step);
       }
     }
@@ -199,7 +201,8 @@ class Walk {
       if (brisc()) send_ln_stats(x_);
       hub_round(x_, {1, kComputeCores, kStatsPages, 0, 0, 0, kStatsLandPage, true});
       if (brisc()) {
-        const DeviceZone zone(round_zone(1, x_.rounds[1]));
+        const DeviceZone zone("round");
+        zone_data(kRoundTag, round_tag(1, x_.rounds[1]));
         cb_reserve_back(x_.cb_part, kPartPages);
         credit_hub(x_, 1);
         if (modulate) push_adaln(scale_row, scale_row + 1);
@@ -526,7 +529,8 @@ class Walk {
       hub_round(x_, {kc % 2, cores_per_chunk, kChunkPages, 0, (kc % 2) * kChunkPages, 0, (kc / 2) * kChunkPages});
       if (!brisc()) continue;
       {
-        const DeviceZone zone(round_zone(kc % 2, x_.rounds[kc % 2]));
+        const DeviceZone zone("round");
+        zone_data(kRoundTag, round_tag(kc % 2, x_.rounds[kc % 2]));
         await_round(x_, kc % 2);
         cb_push_back(x_.cb_a, kChunkPages);
       }

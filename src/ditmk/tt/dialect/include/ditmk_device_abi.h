@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#define DITMK_DEVICE_ABI_VERSION 1
+#define DITMK_DEVICE_ABI_VERSION 2
 
 /* Faults a device header raises itself (a call the emulator cannot model, a bad argument). */
 enum ditmk_fault_kind { DITMK_FAULT_BAD_CALL = 0, DITMK_FAULT_MISSING_ARG = 1, DITMK_FAULT_OUT_OF_BOUNDS = 2 };
@@ -112,6 +112,7 @@ typedef struct ditmk_device_abi {
   void (*dprint_format)(const char* format, const ditmk_dprint_arg* args, uint32_t count);
   void (*zone_begin)(void* storage, const char* name);
   void (*zone_end)(void* storage);
+  void (*zone_data)(uint32_t id, uint64_t data);
 
   /* where the kernel runs: logical coordinates, which the emulator also uses as NoC coordinates */
   uint32_t (*my_x)(void);

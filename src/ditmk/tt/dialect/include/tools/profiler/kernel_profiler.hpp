@@ -29,3 +29,6 @@ class DeviceZoneScope {
 #define DeviceZoneScopedMainChildN(name) DeviceZoneScopedN(name)
 #define DeviceZoneScopedSumN1(name) DeviceZoneScopedN(name)
 #define DeviceZoneScopedSumN2(name) DeviceZoneScopedN(name)
+// tt-metal's timestamped data record (its id a number, as tt-metal's older form takes it): the
+// emulator tags the innermost open zone with it, which the trace shows and reports read.
+#define DeviceTimestampedData(data_id, data) ::ditmk::abi->zone_data(uint32_t(data_id), uint64_t(data))
