@@ -36,18 +36,11 @@ TensorDescriptor tensor_of(const ProgramSpec& spec, const IoTensor& io) {
   return t;
 }
 
-// The plan's named compile-time args, then what a host takes from the chip: the NoC coordinates of
-// the multicast rectangle and of both hubs (hub1 is hub0 when the map has no spare).
+// The plan's named compile-time args, then what a host takes from the chip (noc_named_args).
 std::vector<std::pair<std::string, uint32_t>> shared_named_args(const ProgramSpec& spec) {
   std::vector<std::pair<std::string, uint32_t>> named;
   for (const NamedArg& arg : spec.named_ctas) named.emplace_back(arg.name, arg.value);
-  const tt::CoreMap& cm = spec.core_map;
-  const tt::Core hub1 = cm.spare.empty() ? cm.hub : cm.hub2;
-  const std::pair<const char*, int> noc_args[] = {
-      {"mcast_noc_x0", cm.mcast_rect.first.x}, {"mcast_noc_y0", cm.mcast_rect.first.y},
-      {"mcast_noc_x1", cm.mcast_rect.second.x}, {"mcast_noc_y1", cm.mcast_rect.second.y},
-      {"hub_noc_x", cm.hub.x}, {"hub_noc_y", cm.hub.y}, {"hub1_noc_x", hub1.x}, {"hub1_noc_y", hub1.y}};
-  for (const auto& [name, value] : noc_args) named.emplace_back(name, uint32_t(value));
+  for (const NamedArg& arg : noc_named_args(spec.core_map)) named.emplace_back(arg.name, arg.value);
   return named;
 }
 

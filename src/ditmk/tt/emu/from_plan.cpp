@@ -46,15 +46,7 @@ Program program_from_plan(const ProgramSpec& spec, Kernel kernel) {
   }
   KernelBinding& unified = add_unified_kernel(program, std::move(kernel));
   for (const NamedArg& arg : spec.named_ctas) unified.named_args[arg.name] = arg.value;
-  // What a device loader adds from the chip (manifest placeholders <noc:...>): the NoC coordinates
-  // of the multicast rectangle and of both hubs, which on the emulated chip are the logical ones.
-  const tt::CoreMap& cm = spec.core_map;
-  const tt::Core hub1 = cm.spare.empty() ? cm.hub : cm.hub2;
-  const std::pair<const char*, int> noc_args[] = {
-      {"mcast_noc_x0", cm.mcast_rect.first.x}, {"mcast_noc_y0", cm.mcast_rect.first.y},
-      {"mcast_noc_x1", cm.mcast_rect.second.x}, {"mcast_noc_y1", cm.mcast_rect.second.y},
-      {"hub_noc_x", cm.hub.x}, {"hub_noc_y", cm.hub.y}, {"hub1_noc_x", hub1.x}, {"hub1_noc_y", hub1.y}};
-  for (const auto& [name, value] : noc_args) unified.named_args[name] = uint32_t(value);
+  for (const NamedArg& arg : noc_named_args(spec.core_map)) unified.named_args[arg.name] = arg.value;
   for (const tt::RoleFlag& flag : spec.role_flags) {
     unified.role_flags.push_back({flag.name, coords_of(spec.core_map.cores_of(flag.core_set))});
   }

@@ -8,6 +8,15 @@ namespace ditmk::tt {
 
 std::string_view kernel_name(Kernel kernel) { return kernel == Kernel::k1 ? "k1" : "k4"; }
 
+std::vector<NamedArg> noc_named_args(const CoreMap& cm) {
+  const Core hub1 = cm.spare.empty() ? cm.hub : cm.hub2;
+  auto u = [](int v) { return uint32_t(v); };
+  return {{"mcast_noc_x0", u(cm.mcast_rect.first.x)}, {"mcast_noc_y0", u(cm.mcast_rect.first.y)},
+          {"mcast_noc_x1", u(cm.mcast_rect.second.x)}, {"mcast_noc_y1", u(cm.mcast_rect.second.y)},
+          {"hub_noc_x", u(cm.hub.x)},                  {"hub_noc_y", u(cm.hub.y)},
+          {"hub1_noc_x", u(hub1.x)},                   {"hub1_noc_y", u(hub1.y)}};
+}
+
 std::string_view protocol_name(Protocol protocol) { return protocol == Protocol::seed ? "seed" : "onehub"; }
 
 Protocol parse_protocol(std::string_view name) {

@@ -84,6 +84,11 @@ struct KernelGroup {
   std::vector<Core> cores;
 };
 
+// What a host adds to the named args from the chip: the NoC coordinates of the multicast rectangle
+// (mcast_noc_*) and of both hubs (hub_noc_*, hub1_noc_*; hub 1 is hub 0 when the map has no spare).
+// These are the emulated chip's, which are its logical ones; a chip host translates them.
+std::vector<NamedArg> noc_named_args(const CoreMap& cm);
+
 struct ProgramSpec {
   Kernel kernel = Kernel::k1;
   Variant variant = Variant::steps4;
