@@ -72,6 +72,24 @@ TEST_F(PlanCli, FailingCheckWritesNothing) {
   EXPECT_FALSE(fs::exists(manifest));
 }
 
+// --protocol reaches the kernel as the named arg k4_onehub; an unknown one is one error line and no
+// file.
+TEST_F(PlanCli, ProtocolIsTheNamedArgK4Onehub) {
+  fs::path descriptor = temp_path("onehub.json");
+  CliResult r = run_plan("--version n15 --protocol onehub --descriptor " + descriptor.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  nlohmann::json d = nlohmann::json::parse(std::ifstream(descriptor));
+  for (const auto& kernel : d["kernels"]) EXPECT_EQ(kernel["named_compile_time_args"]["k4_onehub"], 1);
+  fs::remove(descriptor);
+  r = run_plan("--version n15 --protocol twohub --descriptor " + descriptor.string());
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("ditmk: error: --protocol: unknown protocol 'twohub' (known: seed, onehub)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << r.output;
+  EXPECT_FALSE(fs::exists(descriptor));
+}
+
 TEST_F(PlanCli, RejectsUnknownDtype) {
   CliResult r = run_plan("--version n16 --dtype fp8");
   EXPECT_NE(r.status, 0);
