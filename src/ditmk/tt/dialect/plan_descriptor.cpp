@@ -4,6 +4,7 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/plan/io_tensors.hpp"
+#include "ditmk/tt/plan/program_builder.hpp"
 
 namespace ditmk::tt::dialect {
 
@@ -17,11 +18,9 @@ CoreRangeSet ranges_of(const std::vector<tt::CoreRange>& ranges) {
   return out;
 }
 
-CoreRangeSet ranges_of(const ProgramSpec& spec, const std::string& set) {
-  return ranges_of(spec.core_map.to_core_range_sets().at(set));
-}
+using RangeSets = std::map<std::string, std::vector<tt::CoreRange>>;  // the core map's named sets
 
-TensorDescriptor tensor_of(const ProgramSpec& spec, const IoTensor& io) {
+TensorDescriptor tensor_of(const RangeSets& sets, const IoTensor& io) {
   TensorDescriptor t;
   t.name = io.name;
   t.memory = io.memory == IoMemory::dram_interleaved ? TensorMemory::dram_interleaved : TensorMemory::l1_sharded;
@@ -30,7 +29,7 @@ TensorDescriptor tensor_of(const ProgramSpec& spec, const IoTensor& io) {
   t.shape = {uint64_t(io.rows), uint64_t(io.cols)};
   t.page_size = io.page_bytes;
   if (io.memory == IoMemory::l1_sharded) {
-    t.cores = ranges_of(spec, io.core_set);
+    t.cores = ranges_of(sets.at(io.core_set));
     t.shard_size = io.shard_bytes;
   }
   return t;
@@ -56,17 +55,6 @@ std::vector<ArgValue> common_args(const ProgramSpec& spec) {
   return args;
 }
 
-// The plan's CBs in the order tt-metal places them to give the plan's addresses (place_cbs).
-std::vector<const CBSpec*> placement_order(const ProgramSpec& spec) {
-  std::vector<const CBSpec*> order;
-  for (const CBSpec& cb : spec.cbs)
-    if (!cb.tensor_backed.empty()) order.push_back(&cb);
-  for (bool whole_grid : {true, false})
-    for (const CBSpec& cb : spec.cbs)
-      if (cb.tensor_backed.empty() && (cb.role_set == "all") == whole_grid) order.push_back(&cb);
-  return order;
-}
-
 }  // namespace
 
 DataFormat data_format_of(TileFormat format) {
@@ -84,7 +72,8 @@ ProgramDescriptor plan_descriptor(const ProgramSpec& spec, const std::string& ke
   d.file = folder / "program.json";
   d.name = fmt::format("ditmk {} {} {} {}", model::version_name(spec.layout.version), kernel_name(spec.kernel),
                        variant_name(spec.variant), tile_format_name(spec.layout.dtype_stream));
-  for (const IoTensor& io : io_tensors(spec)) d.tensors.push_back(tensor_of(spec, io));
+  const RangeSets sets = spec.core_map.to_core_range_sets();
+  for (const IoTensor& io : io_tensors(spec)) d.tensors.push_back(tensor_of(sets, io));
 
   const std::vector<std::pair<std::string, uint32_t>> named = shared_named_args(spec);
   const std::vector<ArgValue> common = common_args(spec);
@@ -115,11 +104,11 @@ ProgramDescriptor plan_descriptor(const ProgramSpec& spec, const std::string& ke
       d.kernels.push_back(k);
     }
   }
-  for (const CBSpec* cb : placement_order(spec)) {
-    d.cbs.push_back({cb->total_bytes, ranges_of(spec, cb->role_set),
+  for (const CBSpec* cb : cb_placement_order(spec)) {
+    d.cbs.push_back({cb->total_bytes, ranges_of(sets.at(cb->role_set)),
                      {{uint32_t(cb->id), data_format_of(cb->format), cb->page_bytes}}, cb->tensor_backed});
   }
-  for (const SemSpec& sem : spec.semaphores) d.semaphores.push_back({uint32_t(sem.id), ranges_of(spec, "all"), sem.initial_value});
+  for (const SemSpec& sem : spec.semaphores) d.semaphores.push_back({uint32_t(sem.id), ranges_of(sets.at("all")), sem.initial_value});
   return d;
 }
 

@@ -1,6 +1,5 @@
 #include "ditmk/tt/kernel/data_movers.hpp"
 
-
 #include "ditmk/tt/formats.hpp"
 
 namespace ditmk::tt::kernel {
@@ -126,7 +125,6 @@ void local_copy(uint32_t src_l1, uint32_t dst_l1, uint32_t bytes) {
   noc_async_read_barrier();
 }
 
-
 void contribute(Ctx& x, uint32_t hub, uint32_t src_l1, const IndexPairs& tiles,
                 uint32_t ahead) {
   // round n of a hub: its gather on the producers, its arrival on the receivers, its multicast on
@@ -167,8 +165,8 @@ void hub_send(Ctx& x, const HubRound& r) {
     const uint32_t part = get_common_arg_val(named("k4_cb_part_address_index"));
     const uint32_t rects = named("k4_compute_rects_base");
     for (uint32_t i = x.is(Processor::ncrisc) ? 0 : 1; i < get_common_arg_val(rects); i += 2) {
-      const uint32_t rect = get_common_arg_val(rects + 1 + i);
-      const uint32_t x0 = rect & 0xFF, y0 = rect >> 8 & 0xFF, x1 = rect >> 16 & 0xFF, y1 = rect >> 24;
+      const uint32_t rect = get_common_arg_val(rects + 1 + i);  // start | end << 16
+      const uint32_t x0 = packed_x(rect), y0 = packed_y(rect), x1 = packed_x(rect >> 16), y1 = packed_y(rect >> 16);
       noc_async_write_multicast(from, get_noc_multicast_addr(x0, y0, x1, y1, part), r.pages * kBf16TileBytes,
                                 (x1 - x0 + 1) * (y1 - y0 + 1));
     }

@@ -1,8 +1,5 @@
 #include "ditmk/tt/kernel/dit_kernel.hpp"
 
-#include <algorithm>
-
-
 #include "ditmk/core/dtype.hpp"
 #include "ditmk/tt/kernel/data_movers.hpp"
 #include "ditmk/tt/kernel/tile_math.hpp"
@@ -156,14 +153,15 @@ class Walk {
     push_tiles(x_.cb_tconst, tiles, 6);
   }
 
-  // A tail op on cores 0 .. N tiles - 1: stream, multiply, then gather the 2 output tiles of each.
-  void tail_phase(TailOp op, uint32_t k_tiles, uint32_t a_row_tiles, Activation act, uint32_t table,
-                  uint32_t row_bytes, uint32_t bias_row, uint32_t page_row_tiles) {
-    const bool mine = x_.compute && x_.c < tail_n_tiles(x_.dims, op);
+  // A tail op on cores 0 .. N tiles - 1: stream, multiply (the whole input row, K tiles wide, from
+  // cb_a), then gather the 2 output tiles of each into a [64, N tiles] landing row.
+  void tail_phase(TailOp op, Activation act, uint32_t table, uint32_t row_bytes, uint32_t bias_row) {
+    const uint32_t k_tiles = tail_k_tiles(x_.dims, op), n_tiles = tail_n_tiles(x_.dims, op);
+    const bool mine = x_.compute && x_.c < n_tiles;
     if (ncrisc() && mine) stream_tail_op(x_, op);
     if (trisc()) {
       if (mine && op == TailOp::enc3) encoder_out_op(x_, k_tiles);
-      else if (mine) tail_op(x_, k_tiles, a_row_tiles, act);
+      else if (mine) tail_op(x_, k_tiles, k_tiles, act);
       else {
         cb_wait_front(x_.cb_a, kCbAPages);
         cb_pop_front(x_.cb_a, kCbAPages);
@@ -171,7 +169,7 @@ class Walk {
     }
     if (brisc() && mine) {
       if (table) push_bias(table, row_bytes, bias_row, {x_.c});
-      contribute_front(x_.cb_o, 2, {{0, x_.c}, {1, page_row_tiles + x_.c}});
+      contribute_front(x_.cb_o, 2, {{0, x_.c}, {1, n_tiles + x_.c}});
     }
   }
 
@@ -182,11 +180,11 @@ class Walk {
     mcast_round(x_, 0, pages, x_.hub ? get_read_ptr(x_.cb_xin) : 0);
     if (hub_brisc()) cb_pop_front(x_.cb_xin, pages);
     const uint32_t w = d_.width / kTile;
-    tail_phase(TailOp::enc1, x_.nt, x_.nt, Activation::none, bias_table(), bias_row_bytes(), 4 * n_ + 3, w);
+    tail_phase(TailOp::enc1, Activation::none, bias_table(), bias_row_bytes(), 4 * n_ + 3);
     mcast_round(x_, w, 2 * w);
-    tail_phase(TailOp::enc2a, w, w, Activation::silu, x_.io(Io::b2_step), width_row_bytes(), step, w);
+    tail_phase(TailOp::enc2a, Activation::silu, x_.io(Io::b2_step), width_row_bytes(), step);
     mcast_round(x_, w, 2 * w);
-    tail_phase(TailOp::enc3, w, w, Activation::none, 0, 0, 0, w);
+    tail_phase(TailOp::enc3, Activation::none, 0, 0, 0);
     mcast_round(x_, w, 2 * w);
     if (brisc()) x_.seed() ? refill_own_tile(x_) : refill_residual_row(x_);
     x_.x_row = !x_.seed();
@@ -545,18 +543,17 @@ class Walk {
   void output_head(uint32_t step) {
     layer_norm_phase(true, x_.cb_stat32, 0, adaln_row(step, 2 * n_));
     if (trisc()) cb_pop_front(x_.cb_x, x_.x_pages());
-    const uint32_t w = d_.width / kTile, out = d_.out_dim / kTile;
-    const uint32_t hidden = d_.hidden / kTile;
-    tail_phase(TailOp::proj_out_2, w, w, Activation::none, bias_table(), bias_row_bytes(), 4 * n_, out);
+    const uint32_t out = d_.out_dim / kTile, hidden = d_.hidden / kTile;
+    tail_phase(TailOp::proj_out_2, Activation::none, bias_table(), bias_row_bytes(), 4 * n_);
     if (variant_ == ProgramVariant::step) {
       hub_gather(x_, out);
       if (hub_brisc()) write_tiles(x_.land[0], x_.io(out_io(x_.schedule, n_, OutIo::y_out)), 2 * out, kBf16TileBytes);
       return;
     }
     mcast_round(x_, out, 2 * out);
-    tail_phase(TailOp::dec1, out, out, Activation::relu, bias_table(), bias_row_bytes(), 4 * n_ + 1, hidden);
+    tail_phase(TailOp::dec1, Activation::relu, bias_table(), bias_row_bytes(), 4 * n_ + 1);
     mcast_round(x_, hidden, 2 * hidden);
-    tail_phase(TailOp::dec2, hidden, hidden, Activation::none, bias_table(), bias_row_bytes(), 4 * n_ + 2, x_.nt);
+    tail_phase(TailOp::dec2, Activation::none, bias_table(), bias_row_bytes(), 4 * n_ + 2);
     if (hub_brisc()) cb_reserve_back(x_.cb_land, kLandPages);
     hub_gather(x_, x_.nt);
     if (hub_brisc()) cb_push_back(x_.cb_land, kLandPages);

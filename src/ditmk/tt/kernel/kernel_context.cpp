@@ -22,6 +22,7 @@ Ctx::Ctx() : proc(current_processor()) {
     quarter = 2 * row + col % 2, pair = col / 2;
   }
   nt = named("k4_nt_a");
+  compute_noc_base = named("k4_compute_noc_base");
   dims = arena_dims(named);
   schedule = block_schedule(named);
   hub_x = {named("hub_noc_x"), named("hub1_noc_x")};
@@ -56,9 +57,8 @@ uint32_t Ctx::op_offset(uint32_t op_index) const {
 }
 
 uint64_t Ctx::compute_noc(uint32_t compute_idx, uint32_t address) const {
-  const uint32_t word = get_common_arg_val(named("k4_compute_noc_base") + compute_idx / 2);
-  const uint32_t xy = word >> (16 * (compute_idx % 2)) & 0xFFFF;
-  return get_noc_addr(xy & 0xFF, xy >> 8, address);
+  const uint32_t xy = get_common_arg_val(compute_noc_base + compute_idx / 2) >> (16 * (compute_idx % 2)) & 0xFFFF;
+  return get_noc_addr(packed_x(xy), packed_y(xy), address);
 }
 
 }  // namespace ditmk::tt::kernel

@@ -38,6 +38,10 @@ constexpr uint32_t kMove01Tile = 0, kMove02Tile = 1, kFillFrom2Tile = 2, kFillFr
 
 uint32_t named(const char* name);  // a named compile-time arg
 
+// A core's NoC coordinates as the plan packs them into the common args: x | y << 8.
+inline uint32_t packed_x(uint32_t xy) { return xy & 0xFF; }
+inline uint32_t packed_y(uint32_t xy) { return xy >> 8 & 0xFF; }
+
 struct Ctx {
   emu::Processor proc;
   bool onehub = false;                // the protocol (named arg k4_onehub)
@@ -82,6 +86,7 @@ struct Ctx {
     return emu::get_noc_addr(hub_x[hub_idx], hub_y[hub_idx], address);
   }
   uint64_t compute_noc(uint32_t compute_idx, uint32_t address) const;
+  uint32_t compute_noc_base = 0;  // K4's compute-core table in the common args (named args, read once)
 };
 
 

@@ -132,6 +132,16 @@ uint32_t address_of(const IoSlot& slot, const ProgramOptions& options) {
 
 }  // namespace
 
+std::vector<const CBSpec*> cb_placement_order(const ProgramSpec& spec) {
+  std::vector<const CBSpec*> order;
+  for (const CBSpec& cb : spec.cbs)
+    if (!cb.tensor_backed.empty()) order.push_back(&cb);
+  for (bool whole_grid : {true, false})
+    for (const CBSpec& cb : spec.cbs)
+      if (cb.tensor_backed.empty() && (cb.role_set == "all") == whole_grid) order.push_back(&cb);
+  return order;
+}
+
 void place_cbs(ProgramSpec& spec) {
   const std::vector<KernelGroup> groups = spec.kernel_groups();
   const auto align_up = [](uint32_t bytes) { return (bytes + kL1CbAlign - 1) / kL1CbAlign * kL1CbAlign; };
@@ -156,26 +166,18 @@ void place_cbs(ProgramSpec& spec) {
       spec.l1_bytes[g] += cb.total_bytes;
     }
   };
-  for (const CBSpec& cb : spec.cbs) {
-    if (cb.tensor_backed.empty()) continue;
-    const std::vector<std::string> spans = spans_of(cb);
-    uint32_t lowest = kL1Bytes;
-    for (const std::string& g : spans) lowest = std::min(lowest, bottom[g]);
-    // Below kL1CbBase (too many shards) the address is still recorded; check_program refuses it.
-    const uint32_t size = align_up(cb.total_bytes);
-    const uint32_t address = lowest >= size ? lowest - size : 0;
-    for (const std::string& g : spans) bottom[g] = address;
-    place(cb, spans, address);
-  }
-  std::vector<const CBSpec*> order;
-  for (const CBSpec& cb : spec.cbs) {
-    if (cb.tensor_backed.empty() && cb.role_set == "all") order.push_back(&cb);
-  }
-  for (const CBSpec& cb : spec.cbs) {
-    if (cb.tensor_backed.empty() && cb.role_set != "all") order.push_back(&cb);
-  }
-  for (const CBSpec* cb : order) {
+  for (const CBSpec* cb : cb_placement_order(spec)) {
     const std::vector<std::string> spans = spans_of(*cb);
+    if (!cb->tensor_backed.empty()) {
+      uint32_t lowest = kL1Bytes;
+      for (const std::string& g : spans) lowest = std::min(lowest, bottom[g]);
+      // Below kL1CbBase (too many shards) the address is still recorded; check_program refuses it.
+      const uint32_t size = align_up(cb->total_bytes);
+      const uint32_t address = lowest >= size ? lowest - size : 0;
+      for (const std::string& g : spans) bottom[g] = address;
+      place(*cb, spans, address);
+      continue;
+    }
     uint32_t address = kL1CbBase;
     for (const std::string& g : spans) address = std::max(address, align_up(next[g]));
     for (const std::string& g : spans) next[g] = address + cb->total_bytes;

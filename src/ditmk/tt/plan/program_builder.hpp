@@ -35,4 +35,9 @@ ProgramSpec build_program_spec(const CoreMap& core_map, const ArenaLayout& layou
 // spec.cb_l1_address and spec.l1_bytes (the bytes of every CB on the group, shards included).
 void place_cbs(ProgramSpec& spec);
 
+// The order place_cbs places the CBs in, which a ProgramDescriptor lists them in so that tt-metal's
+// placement gives the same addresses: the tensor-backed ones, then those on the whole grid, then
+// the rest, each part in spec order.
+std::vector<const CBSpec*> cb_placement_order(const ProgramSpec& spec);
+
 }  // namespace ditmk::tt
