@@ -23,7 +23,7 @@ struct NpyDescr {
   DType dtype;
 };
 constexpr NpyDescr kDescrs[] = {{"<f4", DType::F32}, {"<f2", DType::F16}, {"<f8", DType::F64},
-                                {"<i8", DType::I64}, {"<i4", DType::I32}, {"|b1", DType::BOOL}};
+                                {"<i8", DType::I64}, {"<i4", DType::I32}, {"|u1", DType::U8}, {"|b1", DType::BOOL}};
 
 // What an .npy header says: the dict literal numpy writes, e.g.
 //   {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }

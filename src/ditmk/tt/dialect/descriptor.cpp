@@ -342,7 +342,7 @@ void check_backing(const Field& f, const CBDescriptor& cb, const TensorDescripto
 }
 
 CBDescriptor read_cb(const Field& f, const ProgramDescriptor& program) {
-  f.object({"total_size", "core_ranges", "format_descriptors", "tensor"});
+  f.object({"total_size", "core_ranges", "format_descriptors", "tensor", "name"});
   CBDescriptor cb;
   cb.total_size = f.at("total_size").u32();
   if (cb.total_size == 0) f.at("total_size").refuse("is 0: a CB holds at least one page");
@@ -359,6 +359,7 @@ CBDescriptor read_cb(const Field& f, const ProgramDescriptor& program) {
     cb.tensor = read_tensor_name(*tensor, program);
     check_backing(*tensor, cb, *program.tensor(cb.tensor));
   }
+  if (const auto name = f.find("name")) cb.name = name->name();
   return cb;
 }
 

@@ -94,6 +94,7 @@ struct CBDescriptor {
   CoreRangeSet core_ranges;
   std::vector<CBFormatDescriptor> format_descriptors;  // one or more ids sharing the space
   std::string tensor;  // backed by this L1-sharded io tensor (empty: not backed)
+  std::string name;    // ditmk's annotation for faults and reports (empty: the tensor's, else cb<id>)
 };
 
 struct SemaphoreDescriptor {

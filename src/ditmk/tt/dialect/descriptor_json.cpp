@@ -113,6 +113,7 @@ Json cb_json(const CBDescriptor& cb) {
                        {"page_size", f.page_size}});
   Json out = {{"total_size", cb.total_size}, {"core_ranges", ranges_json(cb.core_ranges)}, {"format_descriptors", formats}};
   if (!cb.tensor.empty()) out["tensor"] = cb.tensor;
+  if (!cb.name.empty()) out["name"] = cb.name;
   return out;
 }
 

@@ -15,6 +15,7 @@ const ditmk_device_abi& device_abi() {
       .zone_begin = abi::zone_begin,
       .zone_end = abi::zone_end,
       .zone_data = abi::zone_data,
+      .risc_l1_bytes = abi::risc_l1_bytes,
       .my_x = abi::my_x,
       .my_y = abi::my_y,
       .arg = abi::arg,

@@ -9,6 +9,7 @@
 #include "ditmk/tt/dialect/device_abi.hpp"
 #include "ditmk/tt/dialect/device_abi_parts.hpp"
 #include "ditmk/tt/dialect/launch_access.hpp"
+#include "ditmk/tt/emu/dataflow_api.hpp"
 #include "ditmk/tt/emu/launch_state.hpp"
 #include "ditmk/tt/emu/profiler_api.hpp"
 
@@ -163,6 +164,8 @@ void zone_begin(void* storage, const char* name) { new (storage) emu::DeviceZone
 void zone_end(void* storage) { std::launder(static_cast<emu::DeviceZone*>(storage))->~DeviceZone(); }
 
 void zone_data(uint32_t id, uint64_t data) { emu::zone_data(id, data); }
+
+void risc_l1_bytes(uint32_t bytes) { emu::risc_l1_bytes(bytes); }
 
 }  // namespace abi
 }  // namespace ditmk::tt::dialect

@@ -126,6 +126,8 @@ void CreateCircularBuffer(Program& program, const CoreRangeSet& ranges, const Ci
   if (config.globally_allocated_address) {
     cb.address = *config.globally_allocated_address;
     cb.tensor_backed = true;
+  } else if (config.placed_address) {
+    cb.address = *config.placed_address;
   } else {
     // As tt-metal's allocator: one address on every core of the set, above what each already holds.
     uint32_t address = tt::kL1CbBase;
@@ -156,7 +158,10 @@ uint32_t CreateSemaphore(Program& program, const CoreRangeSet& cores, uint32_t i
   return sem_id;
 }
 
-HostDevice::HostDevice(std::filesystem::path kernel_cache) : compiler_(std::move(kernel_cache)) {}
+HostDevice::HostDevice(std::filesystem::path kernel_cache) : compiler_(std::move(kernel_cache)) {
+  // DRAM address 0 stays unused, so that a kernel may take an address of 0 to mean "no tensor"
+  device_.allocate_interleaved("reserved", TileFormat::bf16, 64, 64);
+}
 
 std::shared_ptr<Buffer> HostDevice::create_buffer(const InterleavedBufferConfig& config) {
   require(config.page_size > 0 && config.size > 0, "CreateBuffer {}: size and page size must be positive", config.name);
@@ -167,7 +172,10 @@ std::shared_ptr<Buffer> HostDevice::create_buffer(const InterleavedBufferConfig&
 void HostDevice::load(const Program& program) {
   emu::Program chip_program;
   chip_program.name = program.name;
-  std::set<emu::CoreCoord> all;
+  // Row by row, as the chip's grid runs: the emulator starts its processors in this order, which
+  // also settles the timing model's ties between cores.
+  auto row_major = [](emu::CoreCoord a, emu::CoreCoord b) { return a.y != b.y ? a.y < b.y : a.x < b.x; };
+  std::set<emu::CoreCoord, decltype(row_major)> all(row_major);
   for (const Program::Kernel& k : program.kernels_) all.insert(k.cores.begin(), k.cores.end());
   chip_program.cores = {all.begin(), all.end()};
   chip_program.cbs = program.cbs_;

@@ -83,6 +83,8 @@ struct CircularBufferConfig {
   // Placed here instead of by the program (a CB backed by an L1-sharded tensor); the host fills it
   // with WriteShard before the launch.
   std::optional<uint32_t> globally_allocated_address;
+  // Placed here by a layout computed beforehand (a descriptor's, l1_layout), not backed by a tensor.
+  std::optional<uint32_t> placed_address;
   std::string name;  // for faults; default "cb<index>"
 };
 

@@ -223,12 +223,27 @@ bool deps_unchanged(const fs::path& manifest) {
 
 LoadedKernel::~LoadedKernel() { dlclose(handle_); }
 
+std::optional<fs::path> installed_share(const std::string& folder, const std::string& marker) {
+  // The wheel's binary lies in ditmk/bin, its Python extension in ditmk/: share/ is beside either.
+  std::vector<fs::path> roots;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) roots.push_back(exe.parent_path().parent_path());
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&installed_share), &info) != 0 && info.dli_fname != nullptr) {
+    roots.push_back(fs::path(info.dli_fname).parent_path());
+  }
+  for (const fs::path& root : roots) {
+    const fs::path dir = root / "share" / folder;
+    if (fs::is_regular_file(dir / marker, ec)) return dir;
+  }
+  return std::nullopt;
+}
+
 fs::path device_include_dir() {
   if (const char* dir = std::getenv("DITMK_DEVICE_INCLUDE"); dir && *dir) return dir;
   // An installed ditmk (the wheel) carries the headers beside its binary; a build uses its sources.
-  std::error_code ec;
-  const fs::path installed = fs::read_symlink("/proc/self/exe", ec).parent_path().parent_path() / "share" / "device_include";
-  if (!ec && fs::is_regular_file(installed / "ditmk_device_abi.h")) return installed;
+  if (std::optional<fs::path> installed = installed_share("device_include", "ditmk_device_abi.h")) return *installed;
   return DITMK_DEVICE_INCLUDE_DIR;
 }
 

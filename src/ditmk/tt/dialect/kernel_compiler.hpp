@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -78,7 +79,11 @@ class KernelCompiler {
   std::map<std::string, std::weak_ptr<LoadedKernel>> loaded_;  // by cache key
 };
 
-// The device headers: $DITMK_DEVICE_INCLUDE, else the ones the build was made from.
+// The device headers: $DITMK_DEVICE_INCLUDE, else an installed ditmk's share/device_include, else
+// the ones the build was made from.
 std::filesystem::path device_include_dir();
+// share/<folder> of an installed ditmk (beside the binary's bin/ or the Python extension) when it
+// holds `marker`.
+std::optional<std::filesystem::path> installed_share(const std::string& folder, const std::string& marker);
 
 }  // namespace ditmk::tt::dialect

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "ditmk/core/error.hpp"
+#include "ditmk/tt/dialect/kernel_compiler.hpp"
 #include "ditmk/tt/plan/io_tensors.hpp"
 #include "ditmk/tt/plan/program_builder.hpp"
 
@@ -66,6 +69,12 @@ DataFormat data_format_of(TileFormat format) {
   fail("tile format {} has no tt-metal data format", int(format));
 }
 
+std::filesystem::path megakernel_dir() {
+  if (const char* dir = std::getenv("DITMK_MEGAKERNEL_DIR"); dir && *dir) return dir;
+  if (std::optional<std::filesystem::path> installed = installed_share("megakernel", kMegakernelSource)) return *installed;
+  return DITMK_MEGAKERNEL_DIR;
+}
+
 ProgramDescriptor plan_descriptor(const ProgramSpec& spec, const std::string& kernel_source,
                                   const std::filesystem::path& folder) {
   ProgramDescriptor d;
@@ -106,7 +115,7 @@ ProgramDescriptor plan_descriptor(const ProgramSpec& spec, const std::string& ke
   }
   for (const CBSpec* cb : cb_placement_order(spec)) {
     d.cbs.push_back({cb->total_bytes, ranges_of(sets.at(cb->role_set)),
-                     {{uint32_t(cb->id), data_format_of(cb->format), cb->page_bytes}}, cb->tensor_backed});
+                     {{uint32_t(cb->id), data_format_of(cb->format), cb->page_bytes}}, cb->tensor_backed, cb->name});
   }
   for (const SemSpec& sem : spec.semaphores) d.semaphores.push_back({uint32_t(sem.id), ranges_of(sets.at("all")), sem.initial_value});
   return d;

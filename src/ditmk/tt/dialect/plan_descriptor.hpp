@@ -23,4 +23,10 @@ ProgramDescriptor plan_descriptor(const ProgramSpec& spec, const std::string& ke
 
 DataFormat data_format_of(TileFormat format);
 
+// The megakernel's kernel source in tt-metal's dialect, and the folder of it and its headers:
+// $DITMK_MEGAKERNEL_DIR, else an installed ditmk's share/megakernel, else the sources the build was
+// made from.
+inline constexpr char kMegakernelSource[] = "dit_kernel.cpp";
+std::filesystem::path megakernel_dir();
+
 }  // namespace ditmk::tt::dialect

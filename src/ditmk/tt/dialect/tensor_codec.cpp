@@ -78,6 +78,13 @@ uint32_t element_bytes(DataFormat format) {
 }  // namespace
 
 std::vector<std::byte> encode_tensor(const TensorDescriptor& t, const Tensor& values, std::string_view what) {
+  // Bytes as the device stores them (a packed arena, tiles already in their format): taken as they are.
+  if (values.dtype() == DType::U8 && t.data_format != DataFormat::uint8 && values.shape().size() == 1) {
+    require(uint64_t(values.numel()) == t.bytes(), "{}: tensor '{}' holds {} B; a uint8 array of its stored bytes must "
+            "have that many, not {}", what, t.name, t.bytes(), values.numel());
+    const std::byte* first = values.bytes();
+    return {first, first + t.bytes()};
+  }
   require(values.shape() == shape_of(t), "{}: tensor '{}' has shape {}, the descriptor says {}", what, t.name,
           shape_str(values.shape()), shape_str(shape_of(t)));
   require(is_integer(t.data_format) != is_float(values.dtype()), "{}: tensor '{}' is {}, which needs {} values, not {}",

@@ -12,8 +12,9 @@
 
 namespace ditmk::tt::dialect {
 
-// `values` must have the tensor's shape; floats for float formats, integers for integer ones. Errors
-// name the tensor and `what` (the .npy file).
+// `values` must have the tensor's shape; floats for float formats, integers for integer ones; or,
+// for a tensor of any other format than uint8, a 1-D uint8 array of exactly its stored bytes (a
+// packed arena, pre-tilized tiles), taken as they are. Errors name the tensor and `what` (the .npy file).
 std::vector<std::byte> encode_tensor(const TensorDescriptor& tensor, const Tensor& values, std::string_view what);
 // float32 for float formats, int32 for the integer ones (uint32 as its bit pattern).
 Tensor decode_tensor(const TensorDescriptor& tensor, std::span<const std::byte> bytes);

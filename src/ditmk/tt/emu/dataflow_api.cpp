@@ -307,6 +307,8 @@ void l1_read(uint32_t address, void* bytes, uint32_t size) {
   record_mover_bytes(size);
 }
 
+void risc_l1_bytes(uint32_t bytes) { record_mover_bytes(bytes); }
+
 uint64_t get_noc_addr(uint32_t x, uint32_t y, uint32_t address) {
   return encode({NocTarget::core, x, y, 0, 0, address});
 }

@@ -34,6 +34,9 @@ uint32_t get_read_ptr(uint32_t cb);
 // Direct L1 access of the running core (what a kernel does through a pointer on the chip).
 void l1_write(uint32_t address, const void* bytes, uint32_t size);
 void l1_read(uint32_t address, void* bytes, uint32_t size);
+// A data mover's own loads and stores of `bytes` of L1 through pointers, which the emulator cannot
+// see: timed as l1_read / l1_write are.
+void risc_l1_bytes(uint32_t bytes);
 
 // NoC addresses: a core's L1, a rectangle of cores, a DRAM bank.
 uint64_t get_noc_addr(uint32_t x, uint32_t y, uint32_t address);

@@ -1,0 +1,21 @@
+#pragma once
+// A ProgramDescriptor as the host API's Program, ready for HostDevice::load: each kernel created
+// with its build (processor, NoC, compile-time args, defines, compute config) and its common and
+// per-core runtime args, `address_of` resolved from the tensors' addresses; the CBs at the
+// addresses l1_layout placed them; the semaphores.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "ditmk/tt/dialect/descriptor.hpp"
+#include "ditmk/tt/dialect/descriptor_checks.hpp"
+#include "ditmk/tt/dialect/host_api.hpp"
+
+namespace ditmk::tt::dialect {
+
+// `addresses`: every tensor an arg takes the address of (a DRAM buffer's base, an L1 shard's
+// address); a missing one is an error naming it.
+Program program_of(const ProgramDescriptor& program, const L1Layout& layout,
+                   const std::map<std::string, uint32_t>& addresses);
+
+}  // namespace ditmk::tt::dialect
