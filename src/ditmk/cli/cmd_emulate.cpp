@@ -92,17 +92,6 @@ void run_linear_program(const EmulateArgs& args) {
           run.expected_dram_bytes);
 }
 
-// The model with only its first n blocks: what the block / step / steps4 programs of --n-blocks run.
-model::Weights first_blocks(model::Weights weights, int n_blocks) {
-  if (n_blocks == 0) return weights;
-  require(n_blocks >= 1 && n_blocks <= weights.config.n_blocks, "--n-blocks {} outside 1..{}", n_blocks,
-          weights.config.n_blocks);
-  weights.config.n_blocks = n_blocks;
-  weights.config.block_keys.resize(n_blocks);
-  weights.blocks.resize(n_blocks);
-  return weights;
-}
-
 void print_dit_report(const tt::host::EmuResult& r, const tt::host::VsReference& vs) {
   using namespace ditmk::tt;
   const emu::LaunchReport& last = r.launches.back().report;
@@ -129,6 +118,8 @@ void print_dit_report(const tt::host::EmuResult& r, const tt::host::VsReference&
   double wall = 0;
   for (const auto& l : r.launches) wall += l.wall_seconds;
   fmt::print("wall {:.1f} s for {} launch(es)\n", wall, r.launches.size());
+  const tt::dialect::CompileStats& c = r.launches.back().compile;
+  fmt::print("kernels: {} compiled ({:.2f} s), {} from the cache\n", c.compiled, c.compile_seconds, c.cache_hits);
 }
 
 void run_dit_program(const EmulateArgs& args) {
@@ -147,7 +138,9 @@ void run_dit_program(const EmulateArgs& args) {
   const int threads = hardware_threads();
   const ref::ActionHead ref(weights, embodiment, threads);
   const bool timing = args.timing || !args.trace.empty();
-  const host::EmuExecutor emu(weights, embodiment, {dtype, threads, protocol, 0, timing});
+  host::EmuOptions options{dtype, threads, protocol, 0, timing};
+  if (!args.kernel_cache.empty()) options.kernel_cache = args.kernel_cache;
+  const host::EmuExecutor emu(weights, embodiment, options);
   const auto call = emu.precompute(obs);
   host::EmuResult result;
   host::VsReference vs;
@@ -272,7 +265,7 @@ void add_emulate(CLI::App& app) {
                   "(docs/tt-dialect.md); they run as native code, so run only descriptors you trust");
   cmd->add_option("--data", args->data, "--descriptor: folder of its input and output .npy files (default: its own)");
   cmd->add_option("--kernel-cache", args->kernel_cache,
-                  "--descriptor: folder of compiled kernels (default: $DITMK_KERNEL_CACHE or ~/.cache/ditmk/kernels)");
+                  "folder of compiled kernels (default: $DITMK_KERNEL_CACHE or ~/.cache/ditmk/kernels)");
   cmd->callback([args] { run_emulate(*args); });
 }
 

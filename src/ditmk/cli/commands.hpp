@@ -14,5 +14,6 @@ void add_bench(CLI::App& app);
 void add_emulate(CLI::App& app);
 void add_pack(CLI::App& app);
 void add_serve(CLI::App& app);
+void add_export(CLI::App& app);
 
 }  // namespace ditmk::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   ditmk::cli::add_emulate(app);
   ditmk::cli::add_pack(app);
   ditmk::cli::add_serve(app);
+  ditmk::cli::add_export(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -18,4 +18,14 @@ model::Weights load_model(const ModelSource& source) {
   return open_weights(options);
 }
 
+model::Weights first_blocks(model::Weights weights, int n_blocks) {
+  if (n_blocks == 0) return weights;
+  require(n_blocks >= 1 && n_blocks <= weights.config.n_blocks, "--n-blocks {} outside 1..{}", n_blocks,
+          weights.config.n_blocks);
+  weights.config.n_blocks = n_blocks;
+  weights.config.block_keys.resize(n_blocks);
+  weights.blocks.resize(n_blocks);
+  return weights;
+}
+
 }  // namespace ditmk::cli

@@ -17,5 +17,7 @@ struct ModelSource {
 // --checkpoint, --version and --mask-padding, the same on every command that runs the model.
 void add_model_options(CLI::App& cmd, ModelSource& source);
 model::Weights load_model(const ModelSource& source);
+// The model with only its first n blocks (0: all): what the megakernel's programs of --n-blocks run.
+model::Weights first_blocks(model::Weights weights, int n_blocks);
 
 }  // namespace ditmk::cli

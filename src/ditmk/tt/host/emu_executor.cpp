@@ -4,11 +4,10 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/ref/action_head.hpp"
-#include "ditmk/tt/emu/from_plan.hpp"
-#include "ditmk/tt/pack/arena_image.hpp"
+#include "ditmk/tt/dialect/descriptor_program.hpp"
+#include "ditmk/tt/dialect/plan_descriptor.hpp"
 #include "ditmk/tt/host/call_tensors.hpp"
-#include "ditmk/tt/kernel/dit_kernel.hpp"
-#include "ditmk/tt/pack/host_tables.hpp"
+#include "ditmk/tt/host/launch_inputs.hpp"
 #include "ditmk/tt/plan/io_tensors.hpp"
 #include "ditmk/tt/plan/layout_config.hpp"
 #include "ditmk/tt/plan/limits.hpp"
@@ -22,30 +21,24 @@ using ref::MatD;
 
 std::span<const std::byte> as_bytes(const std::vector<std::byte>& v) { return {v.data(), v.size()}; }
 
-std::vector<std::byte> table_bytes(const HostTable& t) {
-  Matrix<double> m(t.rows, t.cols);
-  m.data = t.values;
-  return bf16_rows(m, t.rows);
-}
 
-// One loaded program on one emulated chip: DRAM buffers filled, the kernel bound to the plan.
+// One loaded program on one emulated chip: DRAM buffers filled, the plan's program loaded as the
+// ProgramDescriptor `ditmk plan --descriptor` writes, its kernel compiled from the dialect source.
 class DeviceRun {
  public:
   DeviceRun(const model::Weights& w, int embodiment, const model::Observation& obs,
           const model::CallInputs<double>& call, const model::ModelConfig& config, Variant variant,
           const EmuOptions& emu)
-      : w_(w), config_(config), emu_(emu) {
-    const TileFormat dtype = emu.dtype;
+      : w_(w), config_(config), emu_(emu), host_(emu.kernel_cache), device_(host_.emulator()) {
     ArenaOptions options;
     options.variant = variant;
-    options.dtype_stream = dtype;
+    options.dtype_stream = emu.dtype;
     const LayoutConfig keys = observation_layout(config, obs);
     layout_ = plan_arena(config, keys, options);
     device_.set_timing(emu.timing);
-    // DRAM address 0 stays unused, so that 0 means "absent" in the io table
-    device_.allocate_interleaved("reserved", TileFormat::bf16, 64, 64);
-    load_weights(embodiment, keys, dtype);
-    load_call(obs, call);
+    for (auto& [name, bytes] : weight_tensors(layout_, config, w, embodiment, keys)) put(name, std::move(bytes));
+    for (auto& [name, bytes] : call_tensors(layout_, config, obs, call)) put(name, std::move(bytes));
+    for (const std::string& name : output_tensors(variant)) output(name);
   }
 
   const ArenaLayout& layout() const { return layout_; }
@@ -55,25 +48,20 @@ class DeviceRun {
 
   // steps4: the Euler state x_t [m_pad, a_pad] fp32 with the noise at the action rows.
   void put_state(const MatD& noise) {
-    put("x_t", padded_tiles(noise, layout_.action_rows[0], kMPad, layout_.a_pad, TileFormat::fp32));
+    put("x_t", state_tensor(layout_, noise));
   }
 
   // Builds the K4 program for `step_index`, loads it with the kernel and (block / step) uploads the
   // residual rows [m_logical, width] into every compute core's x_rep row.
   void load_program(int step_index, const MatD* residual) {
-    ProgramOptions program;
-    program.kernel = Kernel::k4;
-    program.protocol = emu_.protocol;
-    program.step_index = step_index;
-    if (emu_.cb_w_slots > 0) program.cb_w_slots = emu_.cb_w_slots;
-    const ProgramSpec dry = build_program_spec(blackhole_core_map(), layout_, program);
-    program.dry_run = false;
-    for (const auto& [name, buffer] : buffers_) program.io[name] = buffer->address;
-    // the sharded L1 tensors behind cb_x / cb_a are addressed by their CB
-    program.io["x_rep"] = dry.cb_l1_address.at("compute").at("cb_x");
-    program.io["a_rep"] = dry.cb_l1_address.at("compute").at("cb_a");
-    spec_ = build_program_spec(blackhole_core_map(), layout_, program);
-    device_.load(emu::program_from_plan(spec_, kernel::make_dit_kernel()));
+    std::map<std::string, uint32_t> dram;
+    for (const auto& [name, buffer] : buffers_) dram[name] = buffer->address;
+    spec_ = launch_program(layout_, emu_.protocol, step_index, emu_.cb_w_slots, dram);
+    const dialect::ProgramDescriptor d = dialect::plan_descriptor(spec_, dialect::kMegakernelSource, dialect::megakernel_dir());
+    const dialect::L1Layout l1 = dialect::l1_layout(d);
+    std::map<std::string, uint32_t> addresses = l1.shard_addresses;
+    for (const auto& [name, buffer] : buffers_) addresses[name] = buffer->address;
+    host_.load(dialect::program_of(d, l1, addresses));
     if (!residual) return;
     const std::vector<std::byte> tiles = padded_tiles(*residual, 0, kMPad, layout_.width, TileFormat::bf16);
     const std::size_t row_bytes = tiles.size() / 2;
@@ -88,6 +76,7 @@ class DeviceRun {
   EmuLaunch launch() {
     const auto start = std::chrono::steady_clock::now();
     EmuLaunch out;
+    out.compile = host_.compiler().stats();
     out.report = device_.launch();
     out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out.trace = stream_trace(layout_, buffers_, out.report.counters);
@@ -101,7 +90,10 @@ class DeviceRun {
     const IoTensor t = dram_io_tensor(layout_, name);
     require(bytes.size() == t.bytes(), "io tensor {}: {} B built, the plan's [{}, {}] holds {} B", name, bytes.size(),
             t.rows, t.cols, t.bytes());
-    const emu::DramBuffer& b = device_.allocate_interleaved(name, t.format, bytes.size(), t.page_bytes);
+    // the arenas are one page a bank, each the bank's image
+    const bool arena = name == "arena_stream" || name == "arena_small";
+    const emu::DramBuffer& b = arena ? device_.allocate_sharded(name, t.format, bytes.size(), t.page_bytes)
+                                     : device_.allocate_interleaved(name, t.format, bytes.size(), t.page_bytes);
     device_.write_buffer(b, as_bytes(bytes));
     buffers_[name] = &b;
   }
@@ -110,62 +102,13 @@ class DeviceRun {
     buffers_[name] = &device_.allocate_interleaved(name, t.format, t.bytes(), t.page_bytes);
   }
 
-  void load_weights(int embodiment, const LayoutConfig& keys, TileFormat dtype) {
-    for (Arena arena : {Arena::stream, Arena::small}) {
-      const uint64_t bank_bytes = layout_.arena_bank_bytes[int(arena)];
-      if (bank_bytes == 0) continue;
-      const std::string name = arena == Arena::stream ? "arena_stream" : "arena_small";
-      const IoTensor t = dram_io_tensor(layout_, name);  // one page a bank: the bank's image
-      const emu::DramBuffer& b = device_.allocate_sharded(name, t.format, t.bytes(), t.page_bytes);
-      device_.write_buffer(b, as_bytes(arena_image(layout_, arena, w_, embodiment)));
-      buffers_[name] = &b;
-    }
-    // the host tables are laid out once for the steps4 program of these blocks; block and step
-    // programs read their rows from the same tables
-    ArenaOptions steps4;
-    steps4.dtype_stream = dtype;
-    const ArenaLayout table_layout = plan_arena(config_, keys, steps4);
-    for (const HostTable& t : host_tables(table_layout, w_, embodiment)) {
-      const bool wanted = t.name == "adaln_rows" || t.name == "bias_rows" || layout_.variant == Variant::steps4;
-      if (wanted) put(t.name, table_bytes(t));
-    }
-  }
-
-  void load_call(const model::Observation& obs, const model::CallInputs<double>& call) {
-    const int m = layout_.m_logical;
-    put("self_mask", key_mask_rows(kMPad, kMPad, m));
-    std::map<model::KeySet, bool> mask_written;
-    for (int b = 0; b < layout_.n_blocks; ++b) {
-      if (!layout_.is_cross(b)) continue;
-      const KeySetShape& shape = layout_.keys_of(b);
-      const std::vector<int> keys = admissible_keys(obs, shape.keys, config_.mask_padding);
-      put(fmt::format("kv_k_{}", b), head_key_tiles(layout_, call.cross_k[b], keys, shape.chunks(), true));
-      put(fmt::format("kv_v_{}", b), head_key_tiles(layout_, call.cross_v[b], keys, shape.chunks(), false));
-      const std::string slot = std::string(model::key_set_name(shape.keys)) + "_mask";
-      const bool present = shape.keys != model::KeySet::image || shape.l_real != shape.l_pad;
-      if (present && !mask_written[shape.keys]) {
-        const int cols = shape.chunks() * kKeyChunk;
-        put(slot, key_mask_rows(kMPad, cols, int(keys.size())));
-        mask_written[shape.keys] = true;
-      }
-    }
-    switch (layout_.variant) {
-      case Variant::block: output("x_out"); break;
-      case Variant::step: output("y_out"); break;
-      case Variant::steps4:
-        put("state_features", bf16_rows(call.state_token, 1));
-        output("velocity_out");
-        output("action_pred");
-        break;
-    }
-  }
-
  private:
   const model::Weights& w_;
   model::ModelConfig config_;
   EmuOptions emu_;
   ArenaLayout layout_;
-  emu::Device device_;
+  dialect::HostDevice host_;  // the chip and the kernel compiler
+  emu::Device& device_;
   std::map<std::string, const emu::DramBuffer*> buffers_;
   ProgramSpec spec_;
 };

@@ -1,8 +1,8 @@
 #pragma once
 // `--backend emu`: the action head run by the megakernel on the emulated Blackhole chip. The host
 // does what the real host does: the per-call precompute (float64, the reference's ops), the io
-// tensors, the arenas loaded into the DRAM banks, the plan's K4 program loaded with the DiT kernel;
-// then launches. Variants as the seed defines them:
+// tensors, the arenas loaded into the DRAM banks, the plan's K4 program loaded from its
+// ProgramDescriptor with the DiT kernel compiled from its dialect source; then launches. Variants as the seed defines them:
 //   steps4  the whole 4-step denoise in one launch;
 //   step    blocks + output head per launch, decoder / Euler / encoder on the host between 4 launches;
 //   block   the first n DiT blocks on a residual the host gives.
@@ -16,6 +16,7 @@
 #include "ditmk/model/observation.hpp"
 #include "ditmk/model/precompute.hpp"
 #include "ditmk/model/weights.hpp"
+#include "ditmk/tt/dialect/kernel_compiler.hpp"
 #include "ditmk/tt/emu/device.hpp"
 #include "ditmk/tt/host/stream_trace.hpp"
 #include "ditmk/tt/plan/program_spec.hpp"
@@ -28,11 +29,13 @@ struct EmuOptions {
   Protocol protocol = Protocol::seed;
   int cb_w_slots = 0;                   // weight-ring depth in K-blocks (0: the plan's default)
   bool timing = false;                  // the timing model predicts each launch's time on the chip
+  std::filesystem::path kernel_cache = dialect::KernelCompiler::default_kernel_cache();
 };
 
 struct EmuLaunch {
   emu::LaunchReport report;
   StreamTrace trace;
+  dialect::CompileStats compile;  // the kernel builds the program's load took, before the launch
   double wall_seconds = 0;
 };
 
