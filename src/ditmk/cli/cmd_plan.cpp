@@ -86,7 +86,12 @@ void run_plan(const PlanArgs& args) {
   std::string descriptor;
   if (!args.descriptor_path.empty()) {
     const std::filesystem::path folder = std::filesystem::absolute(args.descriptor_path).parent_path();
-    descriptor = tt::dialect::descriptor_json(tt::dialect::plan_descriptor(spec, spec.kernel_source, folder)).dump(1) + "\n";
+    // the kernel source as a path from the descriptor's folder, so that the file runs where it lies
+    const std::filesystem::path kernel = tt::dialect::megakernel_dir() / tt::dialect::kMegakernelSource;
+    std::error_code ec;
+    std::filesystem::path source = std::filesystem::relative(kernel, folder, ec);
+    if (ec || source.empty()) source = std::filesystem::absolute(kernel);
+    descriptor = tt::dialect::descriptor_json(tt::dialect::plan_descriptor(spec, source.string(), folder)).dump(1) + "\n";
   }
   print_plan(spec);
   if (!args.json_path.empty()) io::write_file_atomic(args.json_path, manifest);

@@ -74,6 +74,12 @@ std::string last_init() {
   return "none";
 }
 
+// Whether require_op would pass, without building its messages (tile calls are the hot path).
+bool op_ready(uint32_t init, bool params_match) {
+  const State& s = state();
+  return params_match && s.op_init == init && s.hw_configured && emu::current_processor() == emu::Processor::trisc;
+}
+
 // A tile call runs the op the last op init configured.
 void require_op(uint32_t init, bool params_match, std::string_view call, std::string_view needed) {
   require_trisc(call);
@@ -212,8 +218,10 @@ void binary_tiles(uint32_t op, uint32_t broadcast, uint32_t cb_a, uint32_t cb_b,
                DITMK_DEVICE_ABI_VERSION);
   }
   const State& s = state();
-  require_op(DITMK_INIT_BINARY, s.op_param0 == op && s.op_param1 == broadcast, binary_call(op, broadcast),
-             binary_init(op, broadcast));
+  const bool params_match = s.op_param0 == op && s.op_param1 == broadcast;
+  if (!op_ready(DITMK_INIT_BINARY, params_match)) {
+    require_op(DITMK_INIT_BINARY, params_match, binary_call(op, broadcast), binary_init(op, broadcast));
+  }
   static constexpr std::array<emu::Broadcast, 4> kBroadcast = {emu::Broadcast::none, emu::Broadcast::col,
                                                                emu::Broadcast::row, emu::Broadcast::scalar};
   const emu::Broadcast b = kBroadcast[broadcast];
@@ -248,10 +256,13 @@ void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b
 void reduce_tile(uint32_t pool, uint32_t dim, uint32_t cb, uint32_t cb_scaler, uint32_t tile, uint32_t tile_scaler,
                  uint32_t dst) {
   const State& s = state();
-  const std::string needed = pool < kPoolNames.size() && dim < kDimNames.size()
-                                 ? fmt::format("reduce_init<{}, {}>", kPoolNames[pool], kDimNames[dim])
-                                 : std::string("reduce_init with the same op and dimension");
-  require_op(DITMK_INIT_REDUCE, s.op_param0 == pool && s.op_param1 == dim, "reduce_tile", needed);
+  const bool params_match = s.op_param0 == pool && s.op_param1 == dim;
+  if (!op_ready(DITMK_INIT_REDUCE, params_match)) {
+    const std::string needed = pool < kPoolNames.size() && dim < kDimNames.size()
+                                   ? fmt::format("reduce_init<{}, {}>", kPoolNames[pool], kDimNames[dim])
+                                   : std::string("reduce_init with the same op and dimension");
+    require_op(DITMK_INIT_REDUCE, params_match, "reduce_tile", needed);
+  }
   const bool fresh = dst >= emu::kDstTiles || (s.dst_written & (1u << dst)) == 0;
   const std::vector<float> before = dst_before(dst);
   const emu::ReduceFunc func = pool == DITMK_POOL_MAX ? emu::ReduceFunc::max : emu::ReduceFunc::sum;
@@ -281,10 +292,12 @@ void sfpu_tile(uint32_t op, uint32_t dst) {
   if (op >= kSfpuNames.size()) {
     emu::raise(FaultKind::bad_call, "SFPU op {}: not one of device ABI {}", op, DITMK_DEVICE_ABI_VERSION);
   }
-  const std::string call = fmt::format("{}_tile", kSfpuNames[op]);
-  require_trisc(call);
-  require_hw(call);
-  if ((state().sfpu_inits & (1u << op)) == 0) {
+  const bool ready = emu::current_processor() == emu::Processor::trisc && state().hw_configured &&
+                     (state().sfpu_inits & (1u << op)) != 0;
+  if (!ready) {
+    const std::string call = fmt::format("{}_tile", kSfpuNames[op]);
+    require_trisc(call);
+    require_hw(call);
     emu::raise(FaultKind::bad_call, "{}: {}_tile_init has not run (the SFPU is not set up for it)", call,
                kSfpuNames[op]);
   }

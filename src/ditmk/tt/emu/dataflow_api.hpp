@@ -1,6 +1,6 @@
 #pragma once
 // The device side of the emulator, dataflow half: tt-metal's kernel calls with their meanings, so a
-// role program reads like device code. Valid only inside a kernel running on the emulated chip.
+// kernel written against it reads like device code. Valid only inside a kernel running on the emulated chip.
 // Every call checks what tt-metal leaves unchecked and raises a fault (never returns bad data).
 //
 // Ordering model: a semaphore update is visible at once; a NoC transfer reads its source when it

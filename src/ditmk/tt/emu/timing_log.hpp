@@ -1,7 +1,7 @@
 #pragma once
 // What a launch with timing on records for the timing model (timing_model.hpp): per processor, in
 // program order, every device call that costs time or orders processors. The functional run
-// decides what happens; the model decides afterwards when it happens, so the role programs never
+// decides what happens; the model decides afterwards when it happens, so the kernels never
 // see a clock and the predicted times do not depend on how the host schedules the fibers.
 #include <cstdint>
 #include <map>

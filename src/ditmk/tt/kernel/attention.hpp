@@ -38,6 +38,20 @@ inline void assemble_q(Ctx& x) {
   cb_pop_front(x.cb_part, kPartPages);
 }
 
+// The row maxima of cb_alpha's front tile into column 0 of a 2-page cb_m1 window (the other page a
+// zero tile: cb_m1 keeps 2-page windows in attention), waited for.
+inline void row_max_of_alpha(Ctx& x) {
+  cb_wait_front(x.cb_alpha, 1);
+  tile_regs_acquire();
+  row_max(x, x.cb_alpha, 0, 0);
+  finish_math();
+  cb_pop_front(x.cb_alpha, 1);
+  pack_range(x, x.cb_m1, 0, 2);
+  end_reduce(x);
+  tile_regs_release();
+  cb_wait_front(x.cb_m1, 2);
+}
+
 // DST[dst] = per-row maximum over the column-0 values of up to three tiles: the first copied, the
 // others moved to columns 1 and 2, the remaining columns filled with the masked score so that
 // the row maximum never takes a zero from elsewhere. Leaves it in column 0 of cb_m1 (2 pages).
@@ -51,15 +65,7 @@ inline void gather_row_maxima(Ctx& x, uint32_t cb0, uint32_t t0, uint32_t cb1, u
   finish_math();
   pack_range(x, x.cb_alpha, 0, 1);
   tile_regs_release();
-  cb_wait_front(x.cb_alpha, 1);
-  tile_regs_acquire();
-  row_max(x, x.cb_alpha, 0, 0);
-  finish_math();
-  cb_pop_front(x.cb_alpha, 1);
-  pack_range(x, x.cb_m1, 0, 2);  // m and a zero tile: cb_m1 keeps 2-page windows in attention
-  end_reduce(x);
-  tile_regs_release();
-  cb_wait_front(x.cb_m1, 2);
+  row_max_of_alpha(x);
 }
 
 // One 64-key chunk for query tile row r: S = Q K^T + mask, the running maximum m, P = exp(S - m),
@@ -92,15 +98,7 @@ inline void attention_chunk(Ctx& x, uint32_t q_cb, uint32_t r, bool first) {
   cb_pop_front(x.cb_m1, 2);
   pack_range(x, x.cb_alpha, 0, 1);
   tile_regs_release();
-  cb_wait_front(x.cb_alpha, 1);
-  tile_regs_acquire();
-  row_max(x, x.cb_alpha, 0, 0);
-  finish_math();
-  cb_pop_front(x.cb_alpha, 1);
-  pack_range(x, x.cb_m1, 0, 2);  // m_new in column 0, and a zero tile: cb_m1 keeps 2-page windows
-  end_reduce(x);
-  tile_regs_release();
-  cb_wait_front(x.cb_m1, 2);
+  row_max_of_alpha(x);  // m_new
   if (!first) {
     tile_regs_acquire();
     binary(x, ComputeOp::sub, x.cb_m0, x.cb_m1, 0, 0, 0);
