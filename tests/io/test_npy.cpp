@@ -32,7 +32,8 @@ TEST(Npy, RoundTripEveryDtype) {
   Tensor b(DType::BOOL, {5});
   const Tensor& bc = b;
   b.data<uint8_t>()[1] = b.data<uint8_t>()[4] = 1;
-  for (const Tensor* t : {&f32, &i64, &f16c, &bc}) {
+  const Tensor u8 = filled<uint8_t>(DType::U8, {7}, uint8_t(250));  // wraps past 255
+  for (const Tensor* t : {&f32, &i64, &f16c, &bc, &u8}) {
     write_npy(dir / "a.npy", t->view());
     const Tensor back = read_npy(dir / "a.npy");
     EXPECT_EQ(back.dtype(), t->dtype());

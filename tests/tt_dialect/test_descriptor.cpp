@@ -522,6 +522,14 @@ TEST_F(Descriptor, BadCbIdsAreRefused) {
                  "cbs[2].format_descriptors[0].buffer_index", "CB 0 on core (0,0) is also cbs[0]");
 }
 
+TEST_F(Descriptor, ACbMayCarryAName) {
+  Json j = valid_descriptor();
+  j["cbs"][0]["name"] = "cb_in";
+  EXPECT_EQ(read(j).cbs[0].name, "cb_in");
+  EXPECT_EQ(read(valid_descriptor()).cbs[0].name, "");
+  expect_refused([](Json& d) { d["cbs"][0]["name"] = ""; }, "cbs[0].name", "");
+}
+
 TEST_F(Descriptor, BadCbSizesAreRefused) {
   expect_refused([](Json& j) { j["cbs"][0]["format_descriptors"][0]["page_size"] = 0; },
                  "cbs[0].format_descriptors[0].page_size", "0 does not divide the CB's total_size 4096");

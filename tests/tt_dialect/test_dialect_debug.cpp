@@ -51,5 +51,26 @@ TEST(DialectDebug, DprintNamesWhereAndZoneIsTimed) {
   EXPECT_EQ(tags, (std::vector<uint64_t>{uint64_t(7) << 32 | 1, uint64_t(9) << 32 | 1}));
 }
 
+// The emulator cannot see a kernel's pointer stores; the bytes it declares cost the RISC's L1 rate.
+TEST(DialectDebug, RiscL1BytesAreTimedAtTheRiscsL1Rate) {
+  HostDevice device(fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  device.emulator().set_timing(true);
+  Program program = CreateProgram();
+  const KernelHandle k = CreateKernel(
+      program, fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/compile_kernels/risc_stores.cpp", {{{2, 1}, {3, 1}}},
+      WriterDataMovementConfig{});
+  SetRuntimeArgs(program, k, {2, 1}, {0});
+  SetRuntimeArgs(program, k, {3, 1}, {8192});
+  const emu::LaunchReport report = EnqueueProgram(device, program);
+  ASSERT_TRUE(report.clean()) << emu::to_string(report.faults.front());
+  ASSERT_NE(report.timing, nullptr);
+  std::vector<double> cycles;
+  for (const emu::Zone& z : report.timing->zones) cycles.push_back(z.end - z.start);
+  ASSERT_EQ(cycles.size(), 2u);
+  std::sort(cycles.begin(), cycles.end());
+  EXPECT_EQ(cycles[0], 0.0);
+  EXPECT_DOUBLE_EQ(cycles[1], 8192.0 / emu::blackhole_timing().risc_l1_bytes_per_cycle);
+}
+
 }  // namespace
 }  // namespace ditmk::tt::dialect

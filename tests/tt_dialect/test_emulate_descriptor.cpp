@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "ditmk/io/npy.hpp"
+#include "ditmk/tt/dialect/descriptor.hpp"
+#include "ditmk/tt/dialect/tensor_codec.hpp"
 #include "support/cli_runner.hpp"
 
 namespace ditmk::testing {
@@ -78,6 +80,24 @@ TEST(EmulateDescriptor, WrongInputShapeIsNamed) {
   const fs::path program = loopback_in(dir);
   io::write_npy(dir / "src.npy", Tensor(DType::F32, {128, 256}).view());
   expect_refused(run_ditmk(emulate(program, cache)), dir, "tensor 'src' has shape [128, 256]");
+}
+
+// An input may be the tensor's stored bytes (uint8), as `ditmk export --tt-metal` writes them.
+TEST(EmulateDescriptor, StoredBytesAsUint8RunAsTheValuesDo) {
+  TempDir dir, cache;
+  const fs::path program = loopback_in(dir);
+  ASSERT_EQ(run_ditmk(emulate(program, cache)).exit_code, 0);
+  const Tensor from_values = io::read_npy(dir / "dst.npy");
+  const tt::dialect::ProgramDescriptor d = tt::dialect::read_descriptor(program);
+  const std::vector<std::byte> stored = tt::dialect::encode_tensor(*d.tensor("src"), io::read_npy(dir / "src.npy"), "src");
+  io::write_npy(dir / "src.npy", TensorView{DType::U8, {int64_t(stored.size())}, stored.data()});
+  ASSERT_EQ(run_ditmk(emulate(program, cache)).exit_code, 0);
+  const Tensor from_bytes = io::read_npy(dir / "dst.npy");
+  ASSERT_EQ(from_bytes.nbytes(), from_values.nbytes());
+  EXPECT_EQ(std::memcmp(from_bytes.bytes(), from_values.bytes(), from_values.nbytes()), 0);
+  // a byte short is named
+  io::write_npy(dir / "src.npy", TensorView{DType::U8, {int64_t(stored.size() - 1)}, stored.data()});
+  expect_refused(run_ditmk(emulate(program, cache)), dir, "tensor 'src' holds");
 }
 
 TEST(EmulateDescriptor, KernelThatDoesNotCompileIsOneLine) {

@@ -27,12 +27,25 @@ CbRuntime& cb_of(uint32_t id, std::string_view call) {
   return *cb;
 }
 
+// A transfer into the issuing processor's list, counted against the cores it lands on.
+void queue(std::vector<PendingTransfer>& list, PendingTransfer t) {
+  if (!t.to_dram && !t.data.empty()) {
+    for (uint32_t index : t.core_indices) ++chip().inbound_pending[index];
+  }
+  list.push_back(std::move(t));
+}
+
 // A compiled kernel fills pages through pointers, which the emulator cannot see: the pages it pushes
 // count as written, except bytes a NoC transfer into this core has not landed yet (a push before the
 // read barrier stays an unwritten read for the consumer).
 void mark_pointer_stores(const CbRuntime& cb, uint32_t page, uint32_t pages) {
   const uint32_t begin = cb.config->address + page * cb.config->page_bytes;
   const uint32_t end = begin + pages * cb.config->page_bytes;
+  WrittenMap& written = chip().memory[core_idx()].written;
+  if (chip().inbound_pending[core_idx()] == 0) {
+    written.mark(begin, end - begin);
+    return;
+  }
   std::vector<std::pair<uint32_t, uint32_t>> pending;
   for (const auto& p : chip().processors) {
     for (const std::vector<PendingTransfer>* list : {&p->reads, &p->writes}) {
@@ -46,7 +59,6 @@ void mark_pointer_stores(const CbRuntime& cb, uint32_t page, uint32_t pages) {
   }
   std::sort(pending.begin(), pending.end());
   uint32_t at = begin;
-  WrittenMap& written = chip().memory[core_idx()].written;
   for (const auto& [pb, pe] : pending) {
     if (pe <= at || pb >= end) continue;
     if (pb > at) written.mark(at, pb - at);
@@ -182,7 +194,7 @@ void write_multicast(uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t num_
   t.data.assign(l1_bytes(core_idx(), src_l1), l1_bytes(core_idx(), src_l1) + size);
   count_noc(core_idx(), t.core_indices, size);
   record({OpKind::noc_mcast, loopback, pack_rect(a.x0, a.y0, a.x1, a.y1), size, num_dests});
-  current().writes.push_back(std::move(t));
+  queue(current().writes, std::move(t));
 }
 
 // A data mover reading or writing L1 itself, a word at a time.
@@ -361,7 +373,7 @@ void noc_async_read(uint64_t src, uint32_t dst_l1, uint32_t size) {
   } else {
     raise(FaultKind::bad_call, "{}: a multicast address cannot be read", call);
   }
-  current().reads.push_back(std::move(t));
+  queue(current().reads, std::move(t));
 }
 
 void noc_async_write(uint32_t src_l1, uint64_t dst, uint32_t size) {
@@ -392,7 +404,7 @@ void noc_async_write(uint32_t src_l1, uint64_t dst, uint32_t size) {
   } else {
     raise(FaultKind::bad_call, "{}: use noc_async_write_multicast for a multicast address", call);
   }
-  current().writes.push_back(std::move(t));
+  queue(current().writes, std::move(t));
 }
 
 void noc_async_write_multicast(uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t num_dests) {

@@ -53,6 +53,7 @@ void reset_for_launch(ChipState& chip) {
 // L1 window), each core's processors in NCRISC, BRISC, TRISC order.
 void start_processors(ChipState& chip) {
   chip.processors.clear();
+  chip.inbound_pending.assign(kNumCores, 0);
   const Program& program = *chip.program;
   std::map<CoreCoord, std::array<const KernelBinding*, 3>> bound;
   for (const KernelBinding& kernel : program.kernels) {
@@ -239,6 +240,7 @@ void deliver(PendingTransfer& transfer) {
     for (uint32_t index : transfer.core_indices) {
       std::memcpy(l1_bytes(index, transfer.address), transfer.data.data(), size);
       c.memory[index].written.mark(transfer.address, size);
+      if (!transfer.data.empty()) --c.inbound_pending[index];
     }
   }
   transfer.data.clear();

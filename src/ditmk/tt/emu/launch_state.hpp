@@ -130,6 +130,9 @@ struct ChipState {
   Counters counters;
   bool timing = false;
   TimingLog timing_log;
+  // Per core: queued NoC transfers into its L1 not delivered yet (a push of a compiled kernel's
+  // pages needs the pending ones' ranges only when there are any).
+  std::vector<uint32_t> inbound_pending = std::vector<uint32_t>(kNumCores, 0);
 };
 
 // The chip and processor whose fiber is running (set by the scheduler around each resume).
