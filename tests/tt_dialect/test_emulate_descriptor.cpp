@@ -95,7 +95,8 @@ TEST(EmulateDescriptor, StoredBytesAsUint8RunAsTheValuesDo) {
   const Tensor from_bytes = io::read_npy(dir / "dst.npy");
   ASSERT_EQ(from_bytes.nbytes(), from_values.nbytes());
   EXPECT_EQ(std::memcmp(from_bytes.bytes(), from_values.bytes(), from_values.nbytes()), 0);
-  // a byte short is named
+  // a byte short is named, and nothing is written
+  fs::remove(dir / "dst.npy");
   io::write_npy(dir / "src.npy", TensorView{DType::U8, {int64_t(stored.size() - 1)}, stored.data()});
   expect_refused(run_ditmk(emulate(program, cache)), dir, "tensor 'src' holds");
 }
