@@ -52,7 +52,7 @@ The whole 4-step denoise of one call (`steps4`) is one launch: per step the acti
 
 | part | what it is | in ttnn |
 |---|---|---|
-| `kernels/dit_kernel.cpp` | the unified kernel: one source for every core and processor; a core's role comes from its named compile-time args (`is_compute`, `is_hub`, `is_reader`) and runtime args | `KernelDescriptor.kernel_source` of every kernel in `program.json`; tt-metal's JIT compiles it once per processor |
+| `kernels/dit_kernel.cpp` | the unified kernel: one source for every core and processor; a core's role comes from its named compile-time args (`is_compute`, `is_hub`, `is_reader`) and runtime args; each processor's build includes its own API only (compute on TRISC, dataflow on BRISC and NCRISC), the other side's statements kept out by `ON_COMPUTE(...)` / `ON_MOVERS(...)` as tt-metal's `MATH(...)` keeps a statement to one TRISC | `KernelDescriptor.kernel_source` of every kernel in `program.json`; tt-metal's JIT compiles it once per processor |
 | `kernels/*.hpp` | its headers, one concept each: {headers}| found beside the kernel source (its folder is on the include path) |
 | `program.json` `kernels` | per kernel group (cores sharing role flags) a reader (RISCV_1, NoC 0), a writer (RISCV_0, NoC 1) and a compute kernel (HiFi2, fp32 DST accumulation, `UnpackToDestFp32` where listed), each with its core ranges, named compile-time args, common runtime args and per-core runtime args | `ProgramDescriptor.kernels`: `KernelDescriptor` with `ReaderConfigDescriptor`, `WriterConfigDescriptor`, `ComputeConfigDescriptor` |
 | `program.json` `cbs` | every circular buffer: total size, core ranges, id, format, page size; two are backed by the L1-sharded tensors `x_rep` and `a_rep` | `ProgramDescriptor.cbs`: `CBDescriptor` / `CBFormatDescriptor` (`cb_descriptor_from_sharded_tensor` for the backed two), created in the listed order so that the allocator gives the plan's L1 addresses |
@@ -85,10 +85,6 @@ actions at the same rows after the launch, `velocity_out` (when present) each st
 - **NoC coordinates.** The named args `hub_noc_x/y`, `hub1_noc_x/y`, `mcast_x0..y1` and the
   compute-core table in the common args hold the emulated chip's coordinates, which are the logical
   ones. On a chip the host translates them (`worker_core_from_logical_core`) before the launch.
-- **Per-processor includes.** The kernel includes the compute and the dataflow API on every
-  processor and branches on the processor it was compiled for (`COMPILE_FOR_BRISC`, `_NCRISC`,
-  `_TRISC`), which the emulator allows. tt-metal builds each API only for its processors, so a chip
-  build needs the other side's calls kept out by the preprocessor.
 - **The emulator's timing note.** Where the data movers build tiles through L1 pointers, the kernel
   tells the emulator's timing model how many bytes they moved (`ditmk/risc_l1.h`, included only
   where `__has_include` finds it); with tt-metal's headers it compiles to nothing.

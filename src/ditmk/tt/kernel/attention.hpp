@@ -9,6 +9,9 @@
 
 namespace ditmk::tt::kernel {
 
+// The compute side: tt-metal's JIT builds the compute API for TRISC only.
+#if defined(COMPILE_FOR_TRISC)
+
 // The K core of a head: its 4 K tiles in cb_mm0 (row tile r, column tile d at r * 2 + d) replaced
 // by the K^T tiles attention multiplies by (d * 2 + r).
 inline void transpose_head_k(Ctx& x) {
@@ -276,5 +279,7 @@ inline void merge_parts(Ctx& x) {
   cb_pop_front(x.cb_part, kPartPages);
   normalize_attention(x);
 }
+
+#endif  // defined(COMPILE_FOR_TRISC)
 
 }  // namespace ditmk::tt::kernel

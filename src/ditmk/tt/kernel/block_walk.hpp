@@ -63,6 +63,8 @@ class Walk {
   uint32_t width_row_bytes() const { return d_.width * 2; }
   uint32_t adaln_row(uint32_t step, uint32_t index) const { return step * (2 * n_ + 2) + index; }
 
+#if !defined(COMPILE_FOR_TRISC)
+  // The data movers' own steps (their build alone has the dataflow API).
   void push_bias(uint32_t table, uint32_t row_bytes, uint32_t row, SmallList<uint32_t, 2> col_tiles) {
     IndexPairs at;
     for (uint32_t t : col_tiles) at.push_back({row, t});
@@ -94,9 +96,11 @@ class Walk {
     if (x_.seed()) cb_pop_front(x_.cb_a, kCbAPages);
     else refill_residual_row(x_);
   }
+#endif
 
   void setup() {
-    if (trisc() || hub_trisc()) start_compute(x_);
+    ON_COMPUTE(if (trisc() || hub_trisc()) start_compute(x_);)
+#if !defined(COMPILE_FOR_TRISC)
     if (brisc()) {
       setup_constants(x_);
       learn_landing_rings(x_);
@@ -133,8 +137,10 @@ class Walk {
         cb_push_back(x_.cb_act, tiles);
       }
     }
+#endif
   }
 
+#if !defined(COMPILE_FOR_TRISC)
   // cb_tconst of the encoder cores: b3 + position rows, the action-row masks and the state /
   // future token rows of this core's column tile, for both tile rows.
   void push_tail_constants() {
@@ -166,41 +172,44 @@ class Walk {
     }
     push_tiles(x_.cb_tconst, tiles, 6);
   }
+#endif
 
   // A tail op on cores 0 .. N tiles - 1: stream, multiply (the whole input row, K tiles wide, from
   // cb_a), then gather the 2 output tiles of each into a [64, N tiles] landing row.
   void tail_phase(TailOp op, Activation act, uint32_t table, uint32_t row_bytes, uint32_t bias_row) {
     const uint32_t k_tiles = tail_k_tiles(x_.dims, op), n_tiles = tail_n_tiles(x_.dims, op);
     const bool mine = x_.compute && x_.c < n_tiles;
-    if (ncrisc() && mine) stream_tail_op(x_, op);
-    if (trisc()) {
+    ON_MOVERS(if (ncrisc() && mine) stream_tail_op(x_, op);)
+    ON_COMPUTE(if (trisc()) {
       if (mine && op == TailOp::enc3) encoder_out_op(x_, k_tiles);
       else if (mine) tail_op(x_, k_tiles, k_tiles, act);
       else {
         cb_wait_front(x_.cb_a, kCbAPages);
         cb_pop_front(x_.cb_a, kCbAPages);
       }
-    }
-    if (brisc() && mine) {
+    })
+    ON_MOVERS(if (brisc() && mine) {
       if (table) push_bias(table, row_bytes, bias_row, {x_.c});
       contribute_front(x_.cb_o, 2, {{0, x_.c}, {1, n_tiles + x_.c}});
-    }
+    })
+    (void)act, (void)table, (void)row_bytes, (void)bias_row, (void)k_tiles;
   }
 
   void encoder(uint32_t step) {
     const uint32_t pages = 2 * x_.nt;
-    if (hub_trisc()) hub_state_to_bf16(x_);
-    if (hub_brisc()) cb_wait_front(x_.cb_xin, pages);
-    mcast_round(x_, 0, pages, x_.hub ? get_read_ptr(x_.cb_xin) : 0);
-    if (hub_brisc()) cb_pop_front(x_.cb_xin, pages);
+    ON_COMPUTE(if (hub_trisc()) hub_state_to_bf16(x_);)
+    ON_MOVERS(if (hub_brisc()) cb_wait_front(x_.cb_xin, pages);
+              mcast_round(x_, 0, pages, x_.hub ? get_read_ptr(x_.cb_xin) : 0);
+              if (hub_brisc()) cb_pop_front(x_.cb_xin, pages);)
+    (void)pages;
     const uint32_t w = d_.width / kTileDim;
     tail_phase(TailOp::enc1, Activation::none, bias_table(), bias_row_bytes(), 4 * n_ + 3);
-    mcast_round(x_, w, 2 * w);
+    ON_MOVERS(mcast_round(x_, w, 2 * w);)
     tail_phase(TailOp::enc2a, Activation::silu, x_.io(Io::b2_step), width_row_bytes(), step);
-    mcast_round(x_, w, 2 * w);
+    ON_MOVERS(mcast_round(x_, w, 2 * w);)
     tail_phase(TailOp::enc3, Activation::none, 0, 0, 0);
-    mcast_round(x_, w, 2 * w);
-    if (brisc()) x_.seed() ? refill_own_tile(x_) : refill_residual_row(x_);
+    ON_MOVERS(mcast_round(x_, w, 2 * w);)
+    ON_MOVERS(if (brisc()) x_.seed() ? refill_own_tile(x_) : refill_residual_row(x_);)
     x_.x_row = !x_.seed();
   }
 
@@ -209,10 +218,10 @@ class Walk {
   // statistics round of hub 1; onehub: each core has its whole row.
   void layer_norm_phase(bool modulate, uint32_t eps_cb, uint32_t eps_tile, uint32_t scale_row) {
     if (x_.seed()) {
-      if (trisc()) layer_norm_partial_stats(x_);
-      if (brisc()) send_ln_stats(x_);
-      hub_round(x_, {1, kComputeCores, kStatsPages, 0, 0, 0, kStatsLandPage, true});
-      if (brisc()) {
+      ON_COMPUTE(if (trisc()) layer_norm_partial_stats(x_);)
+      ON_MOVERS(if (brisc()) send_ln_stats(x_);
+                hub_round(x_, {1, kComputeCores, kStatsPages, 0, 0, 0, kStatsLandPage, true});)
+      ON_MOVERS(if (brisc()) {
         DeviceZoneScopedN("round");
         DeviceTimestampedData(kRoundTag, round_tag(1, x_.rounds[1]));
         cb_reserve_back(x_.cb_part, kPartPages);
@@ -220,14 +229,15 @@ class Walk {
         if (modulate) push_adaln(scale_row, scale_row + 1);
         await_round(x_, 1);
         cb_push_back(x_.cb_part, kPartPages);
-      }
-      if (trisc()) layer_norm_from_stats(x_, modulate, eps_cb, eps_tile);
+      })
+      ON_COMPUTE(if (trisc()) layer_norm_from_stats(x_, modulate, eps_cb, eps_tile);)
     } else {
-      if (trisc()) layer_norm_own_tile(x_, modulate, eps_cb, eps_tile);
-      if (brisc() && modulate) push_adaln(scale_row, scale_row + 1);
+      ON_COMPUTE(if (trisc()) layer_norm_own_tile(x_, modulate, eps_cb, eps_tile);)
+      ON_MOVERS(if (brisc() && modulate) push_adaln(scale_row, scale_row + 1);)
     }
-    contribute_own_tile();
-    mcast_round(x_, kComputeCores, 2 * kRowTiles);
+    ON_MOVERS(contribute_own_tile();
+              mcast_round(x_, kComputeCores, 2 * kRowTiles);)
+    (void)modulate, (void)eps_cb, (void)eps_tile, (void)scale_row;
   }
 
   // Phases are profiler zones on every processor: the trace shows them, the timing report finds
@@ -241,7 +251,7 @@ class Walk {
       self_attention_inputs(b);
       {
       DeviceZoneScopedN("attn");
-        if (trisc() && head_core) head_attention(x_, x_.cb_mm0, 1);
+        ON_COMPUTE(if (trisc() && head_core) head_attention(x_, x_.cb_mm0, 1);)
       }
     } else {
       cross_attention_inputs(b);
@@ -249,21 +259,23 @@ class Walk {
     {
       DeviceZoneScopedN("attn_out");
       // O_h leaves a tile row at a time (cb_o runs in 2-tile windows, shared with the tail ops)
-      if (brisc() && head_core) {
+      ON_MOVERS(if (brisc() && head_core) {
         for (uint32_t r = 0; r < 2; ++r)
           contribute_front(x_.cb_o, 2, {{0, r * kHeadTiles + 2 * x_.head}, {1, r * kHeadTiles + 2 * x_.head + 1}});
       }
-      mcast_round(x_, 2 * d_.n_heads, 2 * kHeadTiles);
+      mcast_round(x_, 2 * d_.n_heads, 2 * kHeadTiles);)
+      (void)head_core;
     }
     {
       DeviceZoneScopedN("out");
       k_split_residual(b, BlockOp::out, 4 * b + 1, x_.seed(), [&] {
-        if (trisc()) partial_op(x_, 16, kHeadTiles, x_.quarter * 16);
+        ON_COMPUTE(if (trisc()) partial_op(x_, 16, kHeadTiles, x_.quarter * 16);)
       });
     }
     if (!x_.seed()) {
       DeviceZoneScopedN("residual");
-      residual_round(); }
+      ON_MOVERS(residual_round();)
+    }
     {
       DeviceZoneScopedN("ln2");
       layer_norm_phase(false, x_.cb_stat, kBlockEpsTile, 0); }
@@ -272,18 +284,20 @@ class Walk {
     feed_forward(b, x_.seed() && !last);
     if (!x_.seed() || last) {
       DeviceZoneScopedN("residual");
-      residual_round(last && hub_brisc() ? x_.io(out_io(x_.schedule, n_, OutIo::x_out)) : 0); }
+      ON_MOVERS(residual_round(last && hub_brisc() ? x_.io(out_io(x_.schedule, n_, OutIo::x_out)) : 0);)
+    }
   }
 
 
   void self_attention_inputs(uint32_t b) {
     {
       DeviceZoneScopedN("qkv");
-      if (ncrisc()) stream_block_op(x_, b, BlockOp::attn_in);
-      if (trisc()) full_k_op(x_, kRowTiles, Activation::none);
+      ON_MOVERS(if (ncrisc()) stream_block_op(x_, b, BlockOp::attn_in);)
+      ON_COMPUTE(if (trisc()) full_k_op(x_, kRowTiles, Activation::none);)
     }
     DeviceZoneScopedN("kv");
-    if (trisc() && x_.group == 1) transpose_head_k(x_);
+    ON_COMPUTE(if (trisc() && x_.group == 1) transpose_head_k(x_);)
+#if !defined(COMPILE_FOR_TRISC)
     if (brisc()) {
       push_bias(bias_table(), bias_row_bytes(), 4 * b, {2 * x_.c, 2 * x_.c + 1});
       if (x_.group == 0) {
@@ -307,12 +321,15 @@ class Walk {
         cb_pop_front(x_.cb_a, kCbAPages);
       }
     }
+#endif
     x_.head_k_chunks += 1;
+    (void)b;
   }
 
   // Page of cb_a holding tile i of this head's 4-tile window: two tiles of each head per tile row.
   uint32_t head_page(uint32_t i) const { return (i / 2) * kHeadTiles + 2 * x_.head + i % 2; }
 
+#if !defined(COMPILE_FOR_TRISC)
   // This head's 4-tile window of K^T or V from the round in cb_a.
   void copy_head_tiles(uint32_t cb) {
     cb_reserve_back(cb, 4);
@@ -321,11 +338,12 @@ class Walk {
                  kBf16TileBytes);
     cb_push_back(cb, 4);
   }
+#endif
 
   void cross_attention_inputs(uint32_t b) {
     DeviceZoneScopedN("attn");
-    if (ncrisc()) stream_block_op(x_, b, BlockOp::attn_in);
-    if (trisc()) partial_op(x_, 16, kRowTiles, x_.group * 16);
+    ON_MOVERS(if (ncrisc()) stream_block_op(x_, b, BlockOp::attn_in);)
+    ON_COMPUTE(if (trisc()) partial_op(x_, 16, kRowTiles, x_.group * 16);)
     // long key sets split over the three cores of the head, each taking a third of the chunks
     const BlockKeys keys = block_keys(x_.schedule, b);
     const uint32_t chunks = key_chunks(x_.schedule, keys);
@@ -333,6 +351,7 @@ class Walk {
     const uint32_t first = split ? x_.group * chunks / 3 : 0;
     const uint32_t end = split ? (x_.group + 1) * chunks / 3 : (x_.group == 0 ? chunks : 0);
     x_.head_k_chunks += split ? chunks / 3 : chunks;  // the head core's share
+#if !defined(COMPILE_FOR_TRISC)
     if (brisc()) {
       // The first chunk's K^T / V and the masks do not depend on Q: their DRAM reads, which queue
       // behind the weight streams, go out before the Q exchange and land under its barrier.
@@ -364,6 +383,7 @@ class Walk {
         cb_push_back(x_.cb_v, 4);
       }
     }
+#else
     if (trisc()) {
       assemble_q(x_);
       if (split) {
@@ -376,18 +396,21 @@ class Walk {
         cb_pop_front(x_.cb_q, 4);
       }
     }
+#endif
     if (!split) return;
-    if (brisc()) send_parts();
-    if (trisc()) {
+    ON_MOVERS(if (brisc()) send_parts();)
+    ON_COMPUTE(if (trisc()) {
       if (x_.group == 0) {
         merge_parts(x_);
       } else {
         cb_wait_front(x_.cb_part, kPartPages);
         cb_pop_front(x_.cb_part, kPartPages);
       }
-    }
+    })
+    (void)b;
   }
 
+#if !defined(COMPILE_FOR_TRISC)
   // The two part cores of a split head send their (m, l, O) to the head core's cb_part.
   void send_parts() {
     Members members;
@@ -466,6 +489,7 @@ class Walk {
       push_tiles(x_.cb_mask, {row_tile(chunk), row_tile(chunk + kTileDim)}, 2);
     }
   }
+#endif
 
   // out / ff2: the four K-quarter partials of each output tile meet on the tile's owner, which adds
   // them, the bias and its residual tile.
@@ -473,9 +497,9 @@ class Walk {
   // to a residual round.
   template <typename Multiply>
   void k_split_residual(uint32_t b, BlockOp op, uint32_t bias_row, bool in_place, Multiply multiply) {
-    if (ncrisc()) stream_block_op(x_, b, op);
+    ON_MOVERS(if (ncrisc()) stream_block_op(x_, b, op);)
     multiply();
-    if (brisc()) {
+    ON_MOVERS(if (brisc()) {
       Members members;
       PartSends sends;
       for (uint32_t r = 0; r < 2; ++r)
@@ -488,16 +512,17 @@ class Walk {
       exchange(x_, members, get_read_ptr(x_.cb_scores), sends);
       cb_pop_front(x_.cb_scores, 4);
       push_bias(bias_table(), bias_row_bytes(), bias_row, {x_.col});
-    }
-    if (trisc()) residual_update(x_, in_place);
+    })
+    ON_COMPUTE(if (trisc()) residual_update(x_, in_place);)
+    (void)b, (void)op, (void)bias_row, (void)in_place;
   }
 
   void feed_forward(uint32_t b, bool in_place) {
     {
       DeviceZoneScopedN("ff1");
-      if (ncrisc()) stream_block_op(x_, b, BlockOp::ff1);
-      if (trisc()) full_k_op(x_, kRowTiles, Activation::gelu);
-      if (brisc()) push_bias(bias_table(), bias_row_bytes(), 4 * b + 2, {2 * x_.c, 2 * x_.c + 1});
+      ON_MOVERS(if (ncrisc()) stream_block_op(x_, b, BlockOp::ff1);)
+      ON_COMPUTE(if (trisc()) full_k_op(x_, kRowTiles, Activation::gelu);)
+      ON_MOVERS(if (brisc()) push_bias(bias_table(), bias_row_bytes(), 4 * b + 2, {2 * x_.c, 2 * x_.c + 1});)
     }
     DeviceZoneScopedN("ff2");
     if (x_.seed()) {
@@ -508,21 +533,21 @@ class Walk {
     const uint32_t cores_per_quarter = kComputeCores / 4;
     k_split_residual(b, BlockOp::ff2, 4 * b + 3, in_place, [&] {
       for (uint32_t q = 0; q < 4; ++q) {
-        if (brisc() && x_.c / cores_per_quarter == q) {
+        ON_MOVERS(if (brisc() && x_.c / cores_per_quarter == q) {
           const uint32_t col0 = 2 * x_.c - 2 * cores_per_quarter * q;
           IndexPairs pages;
           for (uint32_t r = 0; r < 2; ++r)
             for (uint32_t n = 0; n < 2; ++n) pages.push_back({r * 2 + n, r * kRowTiles + col0 + n});
           contribute_front(x_.cb_mm0, 4, pages);
         }
-        mcast_round(x_, cores_per_quarter, 2 * kRowTiles);
-        if (!trisc()) continue;
+        mcast_round(x_, cores_per_quarter, 2 * kRowTiles);)
+        ON_COMPUTE(if (!trisc()) continue;
         if (x_.quarter == q) {
           partial_op(x_, kRowTiles, kRowTiles, 0);
         } else {
           cb_wait_front(x_.cb_a, kCbAPages);
           cb_pop_front(x_.cb_a, kCbAPages);
-        }
+        })
       }
     });
   }
@@ -535,6 +560,7 @@ class Walk {
     const uint32_t chunk_tiles = kChunkPages / 2;
     const uint32_t chunks = d_.ff_dim / kTileDim / chunk_tiles;
     const uint32_t cores_per_chunk = kComputeCores / chunks;
+#if !defined(COMPILE_FOR_TRISC)
     if (brisc()) {
       const uint32_t kc = x_.c / cores_per_chunk;
       const uint32_t col0 = 2 * x_.c - chunk_tiles * kc;
@@ -560,7 +586,10 @@ class Walk {
         credit_hub(x_, (kc + 1) % 2);
       }
     }
+#else
     if (trisc()) ff2_chunk_partials(x_, chunks);
+    (void)cores_per_chunk;
+#endif
   }
 
   void output_head(uint32_t step) {
@@ -569,27 +598,32 @@ class Walk {
     const uint32_t out = d_.out_dim / kTileDim, hidden = d_.hidden / kTileDim;
     tail_phase(TailOp::proj_out_2, Activation::none, bias_table(), bias_row_bytes(), 4 * n_);
     if (variant_ == ProgramVariant::step) {
-      hub_gather(x_, out);
-      if (hub_brisc()) write_tiles(x_.land[0], x_.io(out_io(x_.schedule, n_, OutIo::y_out)), 2 * out, kBf16TileBytes);
+      ON_MOVERS(hub_gather(x_, out);
+                if (hub_brisc()) write_tiles(x_.land[0], x_.io(out_io(x_.schedule, n_, OutIo::y_out)), 2 * out, kBf16TileBytes);)
       return;
     }
-    mcast_round(x_, out, 2 * out);
+    ON_MOVERS(mcast_round(x_, out, 2 * out);)
     tail_phase(TailOp::dec1, Activation::relu, bias_table(), bias_row_bytes(), 4 * n_ + 1);
-    mcast_round(x_, hidden, 2 * hidden);
+    ON_MOVERS(mcast_round(x_, hidden, 2 * hidden);)
     tail_phase(TailOp::dec2, Activation::none, bias_table(), bias_row_bytes(), 4 * n_ + 2);
-    if (hub_brisc()) cb_reserve_back(x_.cb_land, kLandPages);
-    hub_gather(x_, x_.nt);
-    if (hub_brisc()) cb_push_back(x_.cb_land, kLandPages);
-    if (hub_trisc()) hub_euler_update(x_, x_.seed() && named("euler_fp32") == 0);
+    ON_MOVERS(if (hub_brisc()) cb_reserve_back(x_.cb_land, kLandPages);
+              hub_gather(x_, x_.nt);
+              if (hub_brisc()) cb_push_back(x_.cb_land, kLandPages);)
+    ON_COMPUTE(if (hub_trisc()) hub_euler_update(x_, x_.seed() && named("euler_fp32") == 0);)
+    (void)out, (void)hidden;
   }
 
+#if !defined(COMPILE_FOR_TRISC)
   void write_tiles(uint32_t src_l1, uint32_t buffer, uint32_t tiles, uint32_t tile_bytes) {
     const InterleavedAddrGen<true> out = {.bank_base_address = buffer, .page_size = tile_bytes};
     for (uint32_t p = 0; p < tiles; ++p) noc_async_write(src_l1 + p * tile_bytes, out.get_noc_addr(p), tile_bytes);
     noc_async_write_barrier();
   }
 
+#endif
+
   void finish() {
+#if !defined(COMPILE_FOR_TRISC)
     if (!hub_brisc() || variant_ != ProgramVariant::steps4) return;
     // cb_act always holds the state; the last step's velocity taps, packed after each state tile,
     // say that the final Euler update is complete
@@ -600,6 +634,7 @@ class Walk {
     cb_pop_front(x_.cb_vel, taps);
     cb_wait_front(x_.cb_act, tiles);
     write_tiles(get_read_ptr(x_.cb_act), x_.io(out_io(x_.schedule, n_, OutIo::action_pred)), tiles, kFp32TileBytes);
+#endif
   }
 
   Ctx& x_;

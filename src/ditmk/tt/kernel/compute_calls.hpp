@@ -10,6 +10,9 @@
 
 namespace ditmk::tt::kernel {
 
+// The compute side: tt-metal's JIT builds the compute API for TRISC only.
+#if defined(COMPILE_FOR_TRISC)
+
 // The first init of the compute processor: unpacker, math engine and packer for the kernel's
 // streamed matmul.
 inline void start_compute(Ctx& x) {
@@ -107,5 +110,7 @@ inline void pack_range(Ctx& x, uint32_t cb, uint32_t first_dst, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i) pack_tile(first_dst + i, cb);
   cb_push_back(cb, n);
 }
+
+#endif  // defined(COMPILE_FOR_TRISC)
 
 }  // namespace ditmk::tt::kernel

@@ -27,6 +27,17 @@ inline constexpr Proc kProc = Proc::ncrisc;
 inline constexpr Proc kProc = Proc::brisc;
 #endif
 
+// tt-metal's JIT builds the compute API for TRISC and the dataflow API for the data movers only, so
+// each side's statements sit inside its macro and the other side's build never sees them (as
+// tt-metal's own MATH(...) and PACK(...) keep a statement to one TRISC).
+#if defined(COMPILE_FOR_TRISC)
+#define ON_COMPUTE(...) __VA_ARGS__
+#define ON_MOVERS(...)
+#else
+#define ON_COMPUTE(...)
+#define ON_MOVERS(...) __VA_ARGS__
+#endif
+
 inline constexpr uint32_t kCbAPages = 128;    // cb_a is always reserved whole: the multicast lands at its base
 inline constexpr uint32_t kLandPages = 256;   // cb_land, reserved whole when the hub's TRISC reads it
 inline constexpr uint32_t kChunkPages = 64;   // seed FF2 ring: a [64, 1024] chunk of the FF1 output
@@ -51,11 +62,13 @@ inline uint32_t named(const char* name) { return get_named_compile_time_arg_val(
 inline uint32_t packed_x(uint32_t xy) { return xy & 0xFF; }
 inline uint32_t packed_y(uint32_t xy) { return xy >> 8 & 0xFF; }
 
+#if !defined(COMPILE_FOR_TRISC)
 // A multicast to the rectangle of cores [x0, x1] x [y0, y1]: NoC 1 runs the other way, so a
 // kernel on it names the rectangle from its end corner.
 inline uint64_t mcast_noc_addr(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, uint32_t address) {
   return noc_index == 0 ? get_noc_multicast_addr(x0, y0, x1, y1, address) : get_noc_multicast_addr(x1, y1, x0, y0, address);
 }
+#endif
 
 // Bytes of L1 this data mover loaded or stored through pointers: the emulated chip times them (it
 // cannot see them); a chip build has no such header and spends the RISC's cycles instead.
@@ -92,7 +105,7 @@ struct Ctx {
   uint32_t cb_act, cb_vel, cb_xin, cb_hconst, cb_land, cb_xbf;
   uint32_t cb_k_base = 0, cb_v_base = 0;  // the same L1 address on every compute core
   // semaphore addresses; the per-hub ones indexed by hub
-  uint32_t sem_credit, sem_arrival, sem_gather, sem_kv, sem_hub_done;
+  uint32_t sem_credit = 0, sem_arrival = 0, sem_gather = 0, sem_kv = 0, sem_hub_done = 0;
   uint32_t sem_ready[2] = {}, sem_round[2] = {}, sem_land[2] = {};
   // protocol counts, per hub: rounds multicast, contributions gathered
   uint32_t rounds[2] = {}, gathered[2] = {};
@@ -118,6 +131,7 @@ struct Ctx {
   uint32_t op_offset(uint32_t op_index) const {  // from the offsets table in the common args
     return get_common_arg_val<uint32_t>(named("offsets_table_base") + op_index);
   }
+#if !defined(COMPILE_FOR_TRISC)
   uint64_t hub_noc(uint32_t hub_idx, uint32_t address) const {
     return get_noc_addr(hub_x[hub_idx], hub_y[hub_idx], address);
   }
@@ -125,6 +139,7 @@ struct Ctx {
     const uint32_t xy = get_common_arg_val<uint32_t>(compute_noc_base + compute_idx / 2) >> (16 * (compute_idx % 2)) & 0xFFFF;
     return get_noc_addr(packed_x(xy), packed_y(xy), address);
   }
+#endif
 
   Ctx() {
     onehub = named("k4_onehub") != 0;
@@ -157,6 +172,7 @@ struct Ctx {
     cb_alpha = named("cb_alpha"), cb_ones = named("cb_ones");
     cb_act = named("k4_cb_act"), cb_vel = named("k4_cb_vel"), cb_xin = named("k4_cb_xin");
     cb_hconst = named("k4_cb_hconst"), cb_land = named("k4_cb_land"), cb_xbf = named("k4_cb_xbf");
+#if !defined(COMPILE_FOR_TRISC)
     // every launch starts with the CB pointers at the base: remote writers of cb_k / cb_v need it
     if (compute) cb_k_base = get_write_ptr(cb_k), cb_v_base = get_write_ptr(cb_v);
     if (hub) land[hub_index] = get_write_ptr(cb_land);
@@ -170,6 +186,7 @@ struct Ctx {
     sem_ready[0] = get_semaphore(named("sem_mcast_sender")), sem_ready[1] = get_semaphore(named("sem_ready_odd"));
     sem_round[0] = get_semaphore(named("sem_mcast_receiver")), sem_round[1] = get_semaphore(named("sem_mcast_receiver1"));
     sem_land[0] = get_semaphore(named("sem_sync")), sem_land[1] = get_semaphore(named("sem_land1"));
+#endif
   }
 };
 

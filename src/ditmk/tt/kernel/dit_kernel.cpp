@@ -5,13 +5,16 @@
 // header); this file is the entry.
 #include <stdint.h>
 
+// Each processor's build sees its own API only, as tt-metal's JIT builds them: the compute API on
+// TRISC, the dataflow API on BRISC and NCRISC.
+#if defined(COMPILE_FOR_TRISC)
 #include "api/compute/bcast.h"
 #include "api/compute/compute_kernel_hw_startup.h"
 #include "api/compute/eltwise_binary.h"
+#include "api/compute/eltwise_unary/activations.h"
 #include "api/compute/eltwise_unary/eltwise_unary.h"
 #include "api/compute/eltwise_unary/exp.h"
 #include "api/compute/eltwise_unary/gelu.h"
-#include "api/compute/eltwise_unary/activations.h"
 #include "api/compute/eltwise_unary/recip.h"
 #include "api/compute/eltwise_unary/rsqrt.h"
 #include "api/compute/eltwise_unary/sqrt.h"
@@ -21,7 +24,9 @@
 #include "api/compute/reduce.h"
 #include "api/compute/tile_move_copy.h"
 #include "api/compute/transpose_wh.h"
+#else
 #include "api/dataflow/dataflow_api.h"
+#endif
 #include "block_walk.hpp"
 
 void kernel_main() {

@@ -11,6 +11,9 @@
 
 namespace ditmk::tt::kernel {
 
+// The data movers' side: tt-metal's JIT builds the dataflow API for BRISC and NCRISC only.
+#if !defined(COMPILE_FOR_TRISC)
+
 using TileList = SmallList<Bf16Tile, 6>;     // tiles a mover builds for one CB window
 using IndexPairs = SmallList<IndexPair, 4>;  // table rows and column tiles; contributed pages
 
@@ -88,5 +91,7 @@ inline void setup_constants(const Ctx& x) {
   write_fp32_tiles(x.cb_stat, {1.0f / float(x.dims.width), 1e-5f});  // 1/D, the blocks' LayerNorm eps
   write_fp32_tiles(x.cb_stat32, {1e-6f});                          // the output head's eps
 }
+
+#endif  // !defined(COMPILE_FOR_TRISC)
 
 }  // namespace ditmk::tt::kernel

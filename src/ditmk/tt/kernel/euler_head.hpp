@@ -9,6 +9,9 @@
 
 namespace ditmk::tt::kernel {
 
+// The compute side: tt-metal's JIT builds the compute API for TRISC only.
+#if defined(COMPILE_FOR_TRISC)
+
 inline void hub_state_to_bf16(Ctx& x) {
   for (uint32_t i = 0; i < 2 * x.nt; ++i) {
     cb_wait_front(x.cb_act, 1);
@@ -47,5 +50,7 @@ inline void hub_euler_update(Ctx& x, bool round_bf16) {
   }
   cb_pop_front(x.cb_land, kLandPages);
 }
+
+#endif  // defined(COMPILE_FOR_TRISC)
 
 }  // namespace ditmk::tt::kernel

@@ -8,6 +8,9 @@
 
 namespace ditmk::tt::kernel {
 
+// The data movers' side: tt-metal's JIT builds the dataflow API for BRISC and NCRISC only.
+#if !defined(COMPILE_FOR_TRISC)
+
 inline void send_head_kv(const Ctx& x) {
   const uint32_t base = x.group == 1 ? x.cb_k_base : x.cb_v_base;
   const uint32_t window = base + (x.head_k_chunks % named("k4_sdpa_slots")) * 4 * kBf16TileBytes;
@@ -26,5 +29,7 @@ inline void receive_head_kv(Ctx& x) {
   cb_push_back(x.cb_k, 4);
   cb_push_back(x.cb_v, 4);
 }
+
+#endif  // !defined(COMPILE_FOR_TRISC)
 
 }  // namespace ditmk::tt::kernel

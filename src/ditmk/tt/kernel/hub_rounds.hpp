@@ -11,6 +11,9 @@
 
 namespace ditmk::tt::kernel {
 
+// The data movers' side: tt-metal's JIT builds the dataflow API for BRISC and NCRISC only.
+#if !defined(COMPILE_FOR_TRISC)
+
 inline uint32_t mcast_receivers() { return named("grid_x") * named("grid_y") - 1; }
 
 inline uint64_t mcast_rect(uint32_t address) {
@@ -144,5 +147,7 @@ inline void mcast_round(Ctx& x, uint32_t contributors, uint32_t pages, uint32_t 
   await_round(x, 0);
   cb_push_back(x.cb_a, kCbAPages);
 }
+
+#endif  // !defined(COMPILE_FOR_TRISC)
 
 }  // namespace ditmk::tt::kernel

@@ -10,6 +10,9 @@
 
 namespace ditmk::tt::kernel {
 
+// The data movers' side: tt-metal's JIT builds the dataflow API for BRISC and NCRISC only.
+#if !defined(COMPILE_FOR_TRISC)
+
 using Members = SmallList<uint32_t, 4>;  // the compute cores of an exchange
 
 struct PartSend {
@@ -43,5 +46,7 @@ inline void exchange(Ctx& x, const Members& members, uint32_t src_l1, const Part
   }
   exchange_close(x, members);
 }
+
+#endif  // !defined(COMPILE_FOR_TRISC)
 
 }  // namespace ditmk::tt::kernel

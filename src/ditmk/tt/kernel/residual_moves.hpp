@@ -10,6 +10,9 @@
 
 namespace ditmk::tt::kernel {
 
+// The data movers' side: tt-metal's JIT builds the dataflow API for BRISC and NCRISC only.
+#if !defined(COMPILE_FOR_TRISC)
+
 // After a residual round: this core's tile row of the new residual from cb_a into cb_x.
 inline void refill_residual_row(const Ctx& x) {
   cb_reserve_back(x.cb_x, kRowTiles);
@@ -49,5 +52,7 @@ inline void send_ln_stats(const Ctx& x) {
   noc_semaphore_inc(x.hub_noc(1, x.sem_gather), 1);
   cb_pop_front(x.cb_scores, 4);
 }
+
+#endif  // !defined(COMPILE_FOR_TRISC)
 
 }  // namespace ditmk::tt::kernel

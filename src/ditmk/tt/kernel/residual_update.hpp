@@ -8,6 +8,9 @@
 
 namespace ditmk::tt::kernel {
 
+// The compute side: tt-metal's JIT builds the compute API for TRISC only.
+#if defined(COMPILE_FOR_TRISC)
+
 // Packed into cb_h for a residual round, or (`in_place`) into cb_x as this core's only tile.
 inline void residual_update(Ctx& x, bool in_place) {
   cb_wait_front(x.cb_part, kPartPages);
@@ -26,5 +29,7 @@ inline void residual_update(Ctx& x, bool in_place) {
   pack_range(x, in_place ? x.cb_x : x.cb_h, 0, 1);
   tile_regs_release();
 }
+
+#endif  // defined(COMPILE_FOR_TRISC)
 
 }  // namespace ditmk::tt::kernel

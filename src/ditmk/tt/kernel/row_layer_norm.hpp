@@ -10,6 +10,9 @@
 
 namespace ditmk::tt::kernel {
 
+// The compute side: tt-metal's JIT builds the compute API for TRISC only.
+#if defined(COMPILE_FOR_TRISC)
+
 // The end of every LayerNorm: the mean (tile 0 of cb_m0's 2-page window) and E[x^2] (in cb_l0, or
 // tile 1 of that window) of the row in every column -> rstd -> this core's tile normalised,
 // optionally modulated, into cb_h.
@@ -160,5 +163,7 @@ inline void layer_norm_from_stats(Ctx& x, bool modulate, uint32_t eps_cb, uint32
   cb_wait_front(x.cb_x, x.x_pages());
   normalize_own_tile(x, modulate, eps_cb, eps_tile, true);
 }
+
+#endif  // defined(COMPILE_FOR_TRISC)
 
 }  // namespace ditmk::tt::kernel

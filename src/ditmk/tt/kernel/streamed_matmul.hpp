@@ -11,6 +11,9 @@ namespace ditmk::tt::kernel {
 
 enum class Activation { none, relu, silu, gelu };
 
+// The compute side: tt-metal's JIT builds the compute API for TRISC only.
+#if defined(COMPILE_FOR_TRISC)
+
 inline void activate(uint32_t dst, Activation act) {
   if (act == Activation::silu) silu_dst(dst);
   if (act == Activation::gelu) gelu_dst(dst);
@@ -150,5 +153,7 @@ inline void encoder_out_op(Ctx& x, uint32_t k_tiles) {
   tile_regs_release();
   cb_pop_front(x.cb_oacc, 2);
 }
+
+#endif  // defined(COMPILE_FOR_TRISC)
 
 }  // namespace ditmk::tt::kernel

@@ -8,6 +8,9 @@
 
 namespace ditmk::tt::kernel {
 
+// The data movers' side: tt-metal's JIT builds the dataflow API for BRISC and NCRISC only.
+#if !defined(COMPILE_FOR_TRISC)
+
 inline void stream_block_op(const Ctx& x, uint32_t block, BlockOp op) {
   const OpSlice s = block_op_slice(x.dims, block, op, block_keys(x.schedule, block) != BlockKeys::self, x.c);
   const uint32_t address = x.io(Io::arena_stream) + x.op_offset(s.op_index) + s.offset;
@@ -28,5 +31,7 @@ inline void stream_tail_op(const Ctx& x, TailOp op) {
   noc_async_read_barrier();
   cb_push_back(x.cb_tw, kTailPages);
 }
+
+#endif  // !defined(COMPILE_FOR_TRISC)
 
 }  // namespace ditmk::tt::kernel
