@@ -29,15 +29,11 @@ class DeviceRun {
   DeviceRun(const model::Weights& w, int embodiment, const model::Observation& obs,
           const model::CallInputs<double>& call, const model::ModelConfig& config, Variant variant,
           const EmuOptions& emu)
-      : w_(w), config_(config), emu_(emu), host_(emu.kernel_cache), device_(host_.emulator()) {
-    ArenaOptions options;
-    options.variant = variant;
-    options.dtype_stream = emu.dtype;
-    const LayoutConfig keys = observation_layout(config, obs);
-    layout_ = plan_arena(config, keys, options);
+      : emu_(emu), host_(emu.kernel_cache), device_(host_.emulator()) {
+    LaunchInputs in = launch_inputs(w, config, embodiment, obs, call, variant, emu.dtype);
+    layout_ = std::move(in.layout);
     device_.set_timing(emu.timing);
-    for (auto& [name, bytes] : weight_tensors(layout_, config, w, embodiment, keys)) put(name, std::move(bytes));
-    for (auto& [name, bytes] : call_tensors(layout_, config, obs, call)) put(name, std::move(bytes));
+    for (auto& [name, bytes] : in.tensors) put(name, std::move(bytes));
     for (const std::string& name : output_tensors(variant)) output(name);
   }
 
@@ -103,8 +99,6 @@ class DeviceRun {
   }
 
  private:
-  const model::Weights& w_;
-  model::ModelConfig config_;
   EmuOptions emu_;
   ArenaLayout layout_;
   dialect::HostDevice host_;  // the chip and the kernel compiler

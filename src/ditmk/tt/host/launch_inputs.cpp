@@ -21,8 +21,6 @@ std::vector<std::byte> table_bytes(const HostTable& t) {
   return bf16_rows(m, t.rows);
 }
 
-}  // namespace
-
 TensorBytes weight_tensors(const ArenaLayout& layout, const model::ModelConfig& config, const model::Weights& weights,
                            int embodiment, const LayoutConfig& keys) {
   TensorBytes out;
@@ -62,6 +60,8 @@ TensorBytes call_tensors(const ArenaLayout& layout, const model::ModelConfig& co
   return out;
 }
 
+}  // namespace
+
 std::vector<std::byte> state_tensor(const ArenaLayout& layout, const Matrix<double>& noise) {
   return padded_tiles(noise, layout.action_rows[0], kMPad, layout.a_pad, TileFormat::fp32);
 }
@@ -73,6 +73,20 @@ std::vector<std::string> output_tensors(Variant variant) {
     case Variant::steps4: return {"velocity_out", "action_pred"};
   }
   return {};
+}
+
+LaunchInputs launch_inputs(const model::Weights& weights, const model::ModelConfig& config, int embodiment,
+                           const model::Observation& obs, const model::CallInputs<double>& call, Variant variant,
+                           TileFormat dtype) {
+  ArenaOptions options;
+  options.variant = variant;
+  options.dtype_stream = dtype;
+  const LayoutConfig keys = observation_layout(config, obs);
+  LaunchInputs in;
+  in.layout = plan_arena(config, keys, options);
+  in.tensors = weight_tensors(in.layout, config, weights, embodiment, keys);
+  for (auto& t : call_tensors(in.layout, config, obs, call)) in.tensors.push_back(std::move(t));
+  return in;
 }
 
 ProgramSpec launch_program(const ArenaLayout& layout, Protocol protocol, int step_index, int cb_w_slots,

@@ -22,22 +22,23 @@ namespace ditmk::tt::host {
 // In the order a host allocates them (the emulated launch's DRAM addresses follow it).
 using TensorBytes = std::vector<std::pair<std::string, std::vector<std::byte>>>;
 
-// The arenas (arena_stream, arena_small: one page a bank, each the bank's image) and the host tables
-// the variant reads (laid out once for the steps4 program of these blocks: block and step programs
-// read the same rows).
-TensorBytes weight_tensors(const ArenaLayout& layout, const model::ModelConfig& config, const model::Weights& weights,
-                           int embodiment, const LayoutConfig& keys);
-
-// The call's inputs: self mask, hoisted K/V and masks of each cross block, and (steps4) the state
-// token rows.
-TensorBytes call_tensors(const ArenaLayout& layout, const model::ModelConfig& config, const model::Observation& obs,
-                         const model::CallInputs<double>& call);
-
 // steps4: the Euler state x_t [m_pad, a_pad] fp32 with the noise at the action rows.
 std::vector<std::byte> state_tensor(const ArenaLayout& layout, const Matrix<double>& noise);
 
 // The tensors the variant writes: x_out (block), y_out (step), velocity_out and action_pred (steps4).
 std::vector<std::string> output_tensors(Variant variant);
+
+// The arena layout of `variant` for an observation's key sets, and the tensors a host writes before
+// its launch: the weights' (both arenas as their banks' images, the host tables the variant reads,
+// laid out once for the steps4 program of these blocks), then the call's (self mask, hoisted K/V and
+// masks of each cross block, steps4's state token rows). steps4's Euler state aside: state_tensor.
+struct LaunchInputs {
+  ArenaLayout layout;
+  TensorBytes tensors;
+};
+LaunchInputs launch_inputs(const model::Weights& weights, const model::ModelConfig& config, int embodiment,
+                           const model::Observation& obs, const model::CallInputs<double>& call, Variant variant,
+                           TileFormat dtype);
 
 // The K4 program of a launch of `layout`: its io slots at the DRAM addresses a host allocated
 // (`dram`, by tensor name), x_rep and a_rep at the CBs they back. `cb_w_slots` 0: the plan's ring.

@@ -11,7 +11,6 @@
 #include "ditmk/io/npy.hpp"
 #include "ditmk/tt/dialect/descriptor_json.hpp"
 #include "ditmk/tt/dialect/plan_descriptor.hpp"
-#include "ditmk/tt/host/call_tensors.hpp"
 #include "ditmk/tt/host/emu_executor.hpp"
 #include "ditmk/tt/host/launch_inputs.hpp"
 
@@ -120,16 +119,11 @@ ExportSummary export_tt_metal(const model::Weights& weights, int embodiment, con
   require(request.dtype != TileFormat::fp32, "--dtype: the stream arena is bf16 or bfp8_b, not fp32");
 
   // What the emulated launch puts into DRAM, built the same way.
-  const model::ModelConfig& config = weights.config;
   const EmuExecutor executor(weights, embodiment, {request.dtype, request.threads, request.protocol});
-  const model::CallInputs<double> call = executor.precompute(obs);
-  ArenaOptions options;
-  options.variant = Variant::steps4;
-  options.dtype_stream = request.dtype;
-  const LayoutConfig keys = observation_layout(config, obs);
-  const ArenaLayout layout = plan_arena(config, keys, options);
-  TensorBytes inputs = weight_tensors(layout, config, weights, embodiment, keys);
-  for (auto& t : call_tensors(layout, config, obs, call)) inputs.push_back(std::move(t));
+  LaunchInputs in = launch_inputs(weights, weights.config, embodiment, obs, executor.precompute(obs), Variant::steps4,
+                                  request.dtype);
+  const ArenaLayout& layout = in.layout;
+  TensorBytes& inputs = in.tensors;
   inputs.emplace_back("x_t", state_tensor(layout, noise));
   std::map<std::string, uint32_t> placeholder;  // any distinct addresses: the descriptor names tensors
   for (const auto& [name, bytes] : inputs) placeholder[name] = uint32_t(64 * (placeholder.size() + 1));
