@@ -100,22 +100,27 @@ struct Engine::FastOps {
     gemm_prepare_x_columns(a, engine.isa_, k.begin, k.end);
   }
 
-  // This thread's share of the columns, with x as given (every thread then rounds it itself) or
-  // already prepared for all threads in `prepared`; any number of rows (gemm_rows walks the VL
-  // tokens in L2-sized column blocks).
+  // The columns of y = x W, in chunks of panels taken by whichever thread comes free
+  // (WorkerPool::for_chunks), with x as given (every thread then rounds it itself) or already
+  // prepared for all threads in `prepared`; any number of rows (gemm_rows walks the VL tokens in
+  // L2-sized column blocks, and a chunk is at least one such block). after_chunk(columns) runs on
+  // each chunk's columns once they are written, on the thread that wrote them.
+  template <typename AfterChunk = decltype([](Range) {})>
   void gemm_columns(int t, const PackedLinear& l, const float* x, int64_t x_stride, int64_t rows, float* y,
                     int64_t y_stride, Activation act, OutputMode mode, const float* bias,
-                    PreparedX* prepared = nullptr) const {
-    const Range panels = share(l.weights.panels(), t, engine.pool_.size());
-    if (panels.empty()) return;
+                    PreparedX* prepared = nullptr, AfterChunk after_chunk = {}) const {
     GemmArgs a;
     a.x = x, a.x_stride = x_stride, a.m = rows, a.weights = &l.weights, a.bias = bias, a.activation = act, a.output = mode;
     a.y = y, a.y_stride = y_stride;
-    a.n_begin = panels.begin * kPanelWidth, a.n_end = std::min(panels.end * kPanelWidth, l.n());
     a.x_prepared = prepared != nullptr;
     if (a.x_prepared) a.scratch = prepared->data(), a.scratch_bytes = prepared->size();
     else a.scratch = engine.ws_->scratch_of(t), a.scratch_bytes = engine.ws_->gemm_scratch_bytes;
-    gemm_rows(a, engine.isa_);
+    const int64_t min_panels = rows > kGemmMaxRows ? gemm_column_block_panels(l.weights, engine.isa_, rows) : 1;
+    engine.pool_.for_chunks(t, l.weights.panels(), min_panels, [&](int64_t p0, int64_t p1) {
+      a.n_begin = p0 * kPanelWidth, a.n_end = std::min(p1 * kPanelWidth, l.n());
+      gemm_rows(a, engine.isa_);
+      after_chunk(Range{a.n_begin, a.n_end});
+    });
   }
 
   Matrix<float> linear_packed(const Matrix<float>& x, const PackedLinear& l, model::Act act) const {
@@ -331,12 +336,11 @@ void Engine::run_program(int t, const model::CallInputs<float>& in) {
       layer_norm_rows(ws.h.get(), ws.n.get(), M, float(c.ff_norm_eps), nullptr, nullptr);
       ops.prepare_rows(blk.ff1, ws.n.get(), D, share(M, t, T), ws.normed);
       pool_.barrier();
-      gemm(blk.ff1, ws.n.get(), D, M, ws.ffn.get(), ws.ff, Activation::gelu_tanh, OutputMode::store, blk.ff1.bias.data(),
-           &ws.normed);
-      // Each thread prepares the FF hidden columns it produced (its panels, whole 32-column blocks).
-      const Range ff_panels = share(blk.ff1.weights.panels(), t, T);
-      ops.prepare_columns(blk.ff2, ws.ffn.get(), ws.ff, M,
-                          {ff_panels.begin * kPanelWidth, std::min<int64_t>(ff_panels.end * kPanelWidth, ws.ff)}, ws.mixed);
+      // Each chunk's FF hidden columns are prepared for FF down by the thread that produced them,
+      // while they are in its cache (whole 32-column blocks).
+      ops.gemm_columns(t, blk.ff1, ws.n.get(), D, M, ws.ffn.get(), ws.ff, Activation::gelu_tanh, OutputMode::store,
+                       blk.ff1.bias.data(), &ws.normed,
+                       [&](Range cols) { ops.prepare_columns(blk.ff2, ws.ffn.get(), ws.ff, M, cols, ws.mixed); });
       pool_.barrier();
       gemm(blk.ff2, ws.ffn.get(), ws.ff, M, ws.h.get(), D, Activation::none, OutputMode::accumulate, blk.ff2.bias.data(),
            &ws.mixed);
