@@ -90,22 +90,37 @@ TEST(CacheInfo, DetectedSizesArePlausible) {
 }
 
 TEST(GemmBlocking, KBlockFromTheCaches) {
-  // Read in place, a panel within half of L2 is one block: bf16 at K = 6144 is 384 KiB of Zen 5's
-  // 1 MiB, int8 (40 B per K row) too, one panel prefetched ahead.
-  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::bf16, 6144),
-            (GemmBlocking{6144, kGemmPrefetchPanels}));
-  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::int8, 6144).k_block, 6144);
-  EXPECT_EQ(derive_gemm_blocking(kZen3, Isa::avx512_bf16, WeightFormat::bf16, 1536).k_block, 1536);
-  // Larger panels take L1D-sized blocks: the bf16 block (64 B per K row) with two more in flight
-  // fits Zen 3's 32 KiB at 128 rows; fp32 at K = 6144 (768 KiB a panel) on Zen 5 at 128 rows.
-  EXPECT_EQ(derive_gemm_blocking(kZen3, Isa::avx512_bf16, WeightFormat::bf16, 6144),
+  // Read in place, a block and the one ahead (64 B per K row each in bf16) plus the call's x (2 B
+  // per K value and row) fit in half of L2. Zen 5's 512 KiB holds a whole 1536-row panel at 64 rows
+  // (192 KiB of x, 192 KiB of panels), one panel prefetched ahead.
+  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::bf16, 1536, 64),
+            (GemmBlocking{1536, kGemmPrefetchPanels}));
+  // K = 6144 does not (768 KiB of x alone): at most 2048 rows at 64 rows of x, 2304 at 49, so three
+  // equal blocks of 2048 either way.
+  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::bf16, 6144, 64),
+            (GemmBlocking{2048, kGemmPrefetchPanels}));
+  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::bf16, 6144, 49).k_block, 2048);
+  // Fewer rows of x leave room for larger blocks: 3264 rows at 16, two blocks of 3072.
+  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::bf16, 6144, 16).k_block, 3072);
+  // int8: 36 B of x per 32 K values and row, 40 B per K row of weights: at most 3424 rows, two
+  // blocks of 3072.
+  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::int8, 6144, 64).k_block, 3072);
+  // Zen 3's 256 KiB half of L2: 1024 rows at 64 rows of x, so K = 1536 in two blocks of 768 and
+  // K = 6144 in six of 1024; fp32 on Zen 5 (128 B per K row, 4 B of x) also 1024.
+  EXPECT_EQ(derive_gemm_blocking(kZen3, Isa::avx512_bf16, WeightFormat::bf16, 1536, 64).k_block, 768);
+  EXPECT_EQ(derive_gemm_blocking(kZen3, Isa::avx512_bf16, WeightFormat::bf16, 6144, 64),
+            (GemmBlocking{1024, kGemmPrefetchPanels}));
+  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::fp32, 6144, 64).k_block, 1024);
+  // An L2 too small for kGemmMaxBufferedBlockK rows takes L1D-sized blocks: the bf16 block with two
+  // more in flight fits Zen 3's 32 KiB at 128 rows.
+  const CacheSizes small_l2{32 << 10, 128 << 10, 0, "test"};
+  EXPECT_EQ(derive_gemm_blocking(small_l2, Isa::avx512_bf16, WeightFormat::bf16, 6144, 64),
             (GemmBlocking{128, kGemmPrefetchBlocks}));
-  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::fp32, 6144).k_block, 128);
   // Decoded or widened blocks always: AVX2 keeps the widened fp32 block (128 B per row) too: 128 on
   // Zen 5's 48 KiB, 64 on Zen 3's 32 KiB; bfp8_b decoded into bf16 pairs on AVX-512: 256.
-  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx2, WeightFormat::bf16, 6144).k_block, 128);
-  EXPECT_EQ(derive_gemm_blocking(kZen3, Isa::avx2, WeightFormat::bf16, 6144).k_block, 64);
-  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::bfp8_b, 1536).k_block, 256);
+  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx2, WeightFormat::bf16, 6144, 64).k_block, 128);
+  EXPECT_EQ(derive_gemm_blocking(kZen3, Isa::avx2, WeightFormat::bf16, 6144, 64).k_block, 64);
+  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::bfp8_b, 1536, 64).k_block, 256);
 }
 
 TEST(GemmBlocking, KBlockStaysOnItsGridAndBounds) {
@@ -113,16 +128,23 @@ TEST(GemmBlocking, KBlockStaysOnItsGridAndBounds) {
     for (WeightFormat f : {WeightFormat::fp32, WeightFormat::bf16, WeightFormat::bfp8_b, WeightFormat::int8})
       for (std::size_t l1 : {std::size_t(1) << 10, std::size_t(32) << 10, std::size_t(48) << 10, std::size_t(4) << 20}) {
         const CacheSizes c{l1, 1 << 20, 0, "test"};
-        const GemmBlocking b = derive_gemm_blocking(c, isa, f, 6144);
+        const GemmBlocking b = derive_gemm_blocking(c, isa, f, 6144, 64);
         EXPECT_EQ(b.k_block % kGemmBlockKStep, 0);
         EXPECT_GE(b.k_block, kGemmBlockKStep);
         EXPECT_LE(b.k_block, gemm_reads_in_place(isa, f) ? 6144 : kGemmMaxBufferedBlockK);
         // More L1 never gives a smaller block.
-        const GemmBlocking twice = derive_gemm_blocking({2 * l1, 1 << 20, 0, "test"}, isa, f, 6144);
+        const GemmBlocking twice = derive_gemm_blocking({2 * l1, 1 << 20, 0, "test"}, isa, f, 6144, 64);
         EXPECT_GE(twice.k_block, b.k_block);
+        // More rows of x never give a larger block, and blocks cut K evenly up to the grid.
+        for (int64_t rows : {1, 16, 49, 64}) {
+          const GemmBlocking fewer = derive_gemm_blocking(c, isa, f, 6144, rows);
+          EXPECT_GE(fewer.k_block, b.k_block) << rows << " rows";
+          const int64_t blocks = (6144 + fewer.k_block - 1) / fewer.k_block;
+          EXPECT_LT(blocks * fewer.k_block - 6144, blocks * kGemmBlockKStep) << rows << " rows";
+        }
       }
   // A K shorter than the block is one block, rounded up to the grid.
-  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::bf16, 48).k_block, 64);
+  EXPECT_EQ(derive_gemm_blocking(kZen5, Isa::avx512_bf16, WeightFormat::bf16, 48, 64).k_block, 64);
 }
 
 TEST(GemmBlocking, ColumnBlockFromL2) {

@@ -31,7 +31,7 @@ void check_args(const GemmArgs& a) {
 // args with the blocking filled in where the caller left it to the machine.
 GemmArgs with_blocking(const GemmArgs& args, Isa isa) {
   GemmArgs a = args;
-  if (a.blocking.k_block == 0) a.blocking = gemm_blocking(*a.weights, isa);
+  if (a.blocking.k_block == 0) a.blocking = gemm_blocking(*a.weights, isa, a.m);
   // A block the kernel decodes or widens lands in its fixed stack buffer.
   require(a.blocking.k_block <= kGemmMaxBufferedBlockK || gemm_reads_in_place(isa, a.weights->format()),
           "gemm: blocking k_block = {} above {}, the largest block the {} kernel decodes {} weights into", a.blocking.k_block,

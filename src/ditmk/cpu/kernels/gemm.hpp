@@ -43,7 +43,7 @@ struct GemmArgs {
   // (same isa, same weights' K), so the call does not round x again. Lets one rounding serve every
   // column block a caller walks over the same rows.
   bool x_prepared = false;
-  // The loop nest's blocking; k_block = 0 (the default) takes gemm_blocking(weights, isa). Results do
+  // The loop nest's blocking; k_block = 0 (the default) takes gemm_blocking(weights, isa, m). Results do
   // not depend on it (gemm_blocking.hpp), only the speed does.
   GemmBlocking blocking;
 };

@@ -35,12 +35,38 @@ BlockRowBytes block_row_bytes(Isa isa, WeightFormat format) {
   return {fp32_row, fp32_row};
 }
 
-GemmBlocking derive_gemm_blocking(const CacheSizes& caches, Isa isa, WeightFormat format, int64_t k_padded) {
+namespace {
+// Bytes of one prepared row of x over kGemmBlockKStep values of K.
+int64_t x_bytes_per_k_step(Isa isa, WeightFormat format) {
+  switch (format) {
+    case WeightFormat::fp32: return kGemmBlockKStep * int64_t(sizeof(float));
+    case WeightFormat::int8: return int64_t(sizeof(Int8XBlock)) * kGemmBlockKStep / kInt8Block;
+    case WeightFormat::bf16:
+    case WeightFormat::bfp8_b:
+      return kGemmBlockKStep * (isa >= Isa::avx512_bf16 ? int64_t(sizeof(uint16_t)) : int64_t(sizeof(float)));
+  }
+  return kGemmBlockKStep * int64_t(sizeof(float));
+}
+}  // namespace
+
+GemmBlocking derive_gemm_blocking(const CacheSizes& caches, Isa isa, WeightFormat format, int64_t k_padded, int64_t rows) {
   const BlockRowBytes row = block_row_bytes(isa, format);
   // A K shorter than the block makes the block the whole K (rounded up to the grid): no tail block.
   const int64_t whole_k = (std::max<int64_t>(k_padded, 1) + kGemmBlockKStep - 1) / kGemmBlockKStep * kGemmBlockKStep;
   const bool in_place = gemm_reads_in_place(isa, format);
-  if (in_place && std::size_t(whole_k * row.streamed) * 2 <= caches.l2) return {whole_k, kGemmPrefetchPanels};
+  if (in_place) {
+    // Per K row of a block: the call's x rows, the block and the one prefetched ahead, all in half
+    // of L2 (the other half: y's lines, the stack, what the hardware prefetchers bring in).
+    const int64_t l2_bytes_per_step =
+        std::max<int64_t>(rows, 1) * x_bytes_per_k_step(isa, format) + kGemmBlockKStep * row.streamed * (1 + kGemmPrefetchPanels);
+    const int64_t fit = int64_t(caches.l2 / 2) / l2_bytes_per_step * kGemmBlockKStep;
+    if (fit >= kGemmMaxBufferedBlockK) {
+      // K in equal blocks of at most `fit` rows, on the grid.
+      const int64_t blocks = (whole_k + fit - 1) / fit;
+      const int64_t k_block = (whole_k / kGemmBlockKStep + blocks - 1) / blocks * kGemmBlockKStep;
+      return {k_block, kGemmPrefetchPanels};
+    }
+  }
   // The block being computed and the prefetch_blocks coming ones as streamed, plus the buffer the
   // tiles read when the block is decoded.
   const int64_t l1_bytes_per_k = row.streamed * (1 + kGemmPrefetchBlocks) + (in_place ? 0 : row.read);
@@ -97,8 +123,8 @@ const GemmBlockingOverride& gemm_blocking_override() {
   return o;
 }
 
-GemmBlocking gemm_blocking(const PackedWeights& w, Isa isa) {
-  GemmBlocking b = derive_gemm_blocking(cache_sizes(), isa, w.format(), w.k_padded());
+GemmBlocking gemm_blocking(const PackedWeights& w, Isa isa, int64_t rows) {
+  GemmBlocking b = derive_gemm_blocking(cache_sizes(), isa, w.format(), w.k_padded(), rows);
   const GemmBlockingOverride& o = gemm_blocking_override();
   if (o.k_block != 0) {
     b.k_block = gemm_reads_in_place(isa, w.format()) ? o.k_block : std::min(o.k_block, kGemmMaxBufferedBlockK);

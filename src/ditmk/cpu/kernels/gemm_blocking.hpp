@@ -3,16 +3,20 @@
 // caches (cache_info.hpp), the ISA and the shape, the way BLIS and oneDNN block:
 //
 // - k_block: K rows of one weight block (kc). Every row tile of a call re-reads the block.
-//   * Where the tiles read the packed weights in place (fp32, int8, bf16 on AVX512-BF16) and a whole
-//     panel (K x 32) fits in half of L2, the block is the whole panel: each tile runs the whole K
-//     with its accumulators in registers, and the first tile streams the panel from memory in one
-//     long sequential run that the hardware prefetchers follow (the later tiles find it in L2);
-//     one panel is prefetched ahead. Measured on Zen 5 against 256-row blocks: cold one-thread bf16
-//     GEMMs at M = 64 +30-45%, int8 +40-70% (docs/performance.md).
-//   * Otherwise (a block decoded or widened into a stack buffer, or a panel too large for L2) the
-//     block must stay in L1D together with the blocks the tiles prefetch ahead of it: L1D holds
-//     (1 + prefetch_blocks) blocks as streamed, plus the buffer the tiles read; rounded down to a
-//     power of two of rows within [32, kGemmMaxBufferedBlockK].
+//   * Where the tiles read the packed weights in place (fp32, int8, bf16 on AVX512-BF16), blocks are
+//     sized for L2: the call's x rows over the block's K, the block and the one prefetched ahead
+//     must fit in half of L2 together, and K is cut into equal blocks of at most that many rows
+//     (one block, the whole panel, where it all fits). Each tile runs a whole block with its
+//     accumulators in registers; the first tile streams the block from memory in one long
+//     sequential run that the hardware prefetchers follow, the later tiles find it in L2. Measured
+//     on Zen 5 against 256-row blocks: cold one-thread bf16 GEMMs at M = 64 +30-45%, int8 +40-70%;
+//     and against whole panels at K = 6144 and M = 49 (FF down: 600 KiB of x and two 384 KiB
+//     panels do not fit 1 MiB), 1536- to 3072-row blocks +10% on one thread, +14% on two
+//     (docs/performance.md).
+//   * Otherwise (a block decoded or widened into a stack buffer, or an L2 block under
+//     kGemmMaxBufferedBlockK rows) the block must stay in L1D together with the blocks the tiles
+//     prefetch ahead of it: L1D holds (1 + prefetch_blocks) blocks as streamed, plus the buffer the
+//     tiles read; rounded down to a power of two of rows within [32, kGemmMaxBufferedBlockK].
 // - column_block_panels: with more rows than one call takes (gemm_rows: the precompute's 300 VL
 //   tokens run as 64-row calls) the columns are walked in blocks of this many panels, each used by
 //   every 64-row call before the next: the block must stay in L2 beside one call's prepared x.
@@ -53,7 +57,8 @@ struct GemmBlocking {
 // (658 -> 571 ms back at two), and cached one-thread GEMMs too (3072 x 3072: 300 -> 324 GFLOP/s at
 // two). The whole engine is the judge of a prefetch policy, not one GEMM.
 inline constexpr int64_t kGemmPrefetchBlocks = 2;
-// Whole-panel blocks: one panel ahead (two measured the same on Zen 5, and hold twice the lines).
+// L2-sized blocks: one block ahead (two measured the same or slower on Zen 5, and hold twice the
+// lines).
 inline constexpr int64_t kGemmPrefetchPanels = 1;
 
 // Bytes per K row of a 32-column weight block: as the tiles stream it from memory (the packed
@@ -65,8 +70,8 @@ BlockRowBytes block_row_bytes(Isa isa, WeightFormat format);
 // Whether the kernel of `isa` reads `format` blocks where they lie (no decode or widening buffer).
 bool gemm_reads_in_place(Isa isa, WeightFormat format);
 
-// The pure derivation (see the top of this file).
-GemmBlocking derive_gemm_blocking(const CacheSizes& caches, Isa isa, WeightFormat format, int64_t k_padded);
+// The pure derivation (see the top of this file) for a call of `rows` rows of x.
+GemmBlocking derive_gemm_blocking(const CacheSizes& caches, Isa isa, WeightFormat format, int64_t k_padded, int64_t rows);
 // Panels per column block for callers that run rows_total rows as calls of up to kGemmMaxRows rows
 // (x prepared by `isa`: bf16 pairs, floats or int8 blocks); all of them when one call takes every row.
 int64_t derive_column_block_panels(const CacheSizes& caches, Isa isa, const PackedWeights& w, int64_t rows_total);
@@ -80,7 +85,7 @@ GemmBlockingOverride parse_gemm_blocking_override(std::string_view text);
 const GemmBlockingOverride& gemm_blocking_override();  // read once
 
 // What gemm() runs with: derive_gemm_blocking on cache_sizes(), then DITMK_GEMM_BLOCKING.
-GemmBlocking gemm_blocking(const PackedWeights& w, Isa isa);
+GemmBlocking gemm_blocking(const PackedWeights& w, Isa isa, int64_t rows);
 int64_t gemm_column_block_panels(const PackedWeights& w, Isa isa, int64_t rows_total);
 // One line for reports: "k_block 128, 2 blocks prefetched ahead".
 std::string describe(const GemmBlocking& b);

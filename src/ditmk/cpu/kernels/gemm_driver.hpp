@@ -9,10 +9,11 @@
 //       for each tile of at most Micro::kTileRows rows of x: acc[tile] += x[tile, block] * block
 //     epilogue over the panel's M x 32 accumulators: bias, activation, store or add into y
 //
-// A block is args.blocking.k_block rows x 32 columns (gemm_blocking.hpp): the whole panel where the
-// tiles read it in place and it fits in L2 (the first tile streams it, the others find it in L2),
-// otherwise sized to the machine's L1D so that it stays there, beside the blocks prefetched ahead of
-// it, while every row tile reuses it. Either way each weight byte leaves DRAM once per call and is
+// A block is args.blocking.k_block rows x 32 columns (gemm_blocking.hpp): where the tiles read it in
+// place, sized so that it and the call's x over its K rows stay in L2 (the first tile streams it,
+// the others find it there; the whole panel where everything fits), otherwise sized to the
+// machine's L1D so that it stays there, beside the blocks prefetched ahead of it, while every row
+// tile reuses it. Either way each weight byte leaves DRAM once per call and is
 // decoded once per call; the M x 32 fp32 accumulators (8 KiB at M = 64) stay in L1 between blocks.
 //
 // This header is included by one file per ISA and compiled with that file's instruction set, so
