@@ -100,8 +100,8 @@ struct Engine::FastOps {
     gemm_prepare_x_columns(a, engine.isa_, k.begin, k.end);
   }
 
-  // The columns of y = x W, in chunks of panels taken by whichever thread comes free
-  // (WorkerPool::for_chunks), with x as given (every thread then rounds it itself) or already
+  // The columns of y = x W: each thread's share of the panels in chunks, and then help with the
+  // others' shares (WorkerPool::for_chunks), with x as given (every thread then rounds it itself) or already
   // prepared for all threads in `prepared`; any number of rows (gemm_rows walks the VL tokens in
   // L2-sized column blocks, and a chunk is at least one such block). after_chunk(columns) runs on
   // each chunk's columns once they are written, on the thread that wrote them.

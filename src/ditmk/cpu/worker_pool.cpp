@@ -6,7 +6,7 @@
 
 namespace ditmk::cpu {
 
-WorkerPool::WorkerPool(int threads) : threads_(threads < 1 ? 1 : threads), bases_(std::size_t(threads_)) {
+WorkerPool::WorkerPool(int threads) : threads_(threads < 1 ? 1 : threads), bases_(std::size_t(threads_)), shares_(std::size_t(threads_)) {
   for (int i = 1; i < threads_; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
 }
 
@@ -43,8 +43,8 @@ void WorkerPool::dispatch(Entry entry, void* program) {
   failed_.store(false);
   error_ = nullptr;
   arrived_.store(0);
-  ticket_.store(0);
   for (Base& b : bases_) b.value = 0;
+  for (Share& s : shares_) s.next.store(0);
   running_.store(threads_ - 1);
   generation_.fetch_add(1);
   generation_.notify_all();

@@ -32,29 +32,40 @@ class WorkerPool {
   void barrier();
 
   // Called by every thread of a running program, for each shared loop in the same order: runs
-  // body(begin, end) on chunks of [0, n) as this thread comes free, until the other threads and
-  // this one have taken all of it. A thread slowed by its core (another tenant, an interrupt) takes
-  // fewer chunks instead of holding the others at the next barrier. Chunks start at a share of what
-  // is left, (n - taken) / (2 * threads), and shrink to min_chunk, so a loop is a few chunks per
-  // thread. Which thread runs which chunk varies from run to run; callers whose chunks are
-  // independent (each writes only its own outputs) get the same results either way.
+  // body(begin, end) on chunks of [0, n) until the threads together have run all of it. Each thread
+  // owns an equal share and walks it from the front in chunks of a quarter of what it has left (at
+  // least min_chunk), so its chunks follow one another in memory and what it prefetches past a
+  // chunk is its own next chunk; a thread done with its share then takes chunks from the front of
+  // the others' (a slowed core, from another tenant or an interrupt, gets help instead of holding
+  // the others at the next barrier). Which thread runs which chunk varies from run to run; callers
+  // whose chunks are independent (each writes only its own outputs) get the same results either way.
   //
-  // The loops of a program draw consecutive ranges of one counter: loop g owns tickets
-  // [base_g, base_g + n_g), every thread advances its own base by n_g, and a thread leaves loop g
-  // only once the counter reaches its end, so no thread can take a ticket of the next loop early.
+  // The loops of a program draw consecutive ranges of one ticket space: loop g owns tickets
+  // [base_g, base_g + n_g), every thread advances its own base by n_g, and each share has a counter
+  // of the next ticket to hand out that only grows. A claim reads a counter below its share's first
+  // ticket as that first ticket (the share's earlier loops are all handed out: a thread leaves a loop
+  // only when every share of it is), and a counter past its share's end as nothing left, so no
+  // thread takes a ticket of another loop.
   template <typename Body>
   void for_chunks(int thread, int64_t n, int64_t min_chunk, Body&& body) {
     int64_t& base = bases_[std::size_t(thread)].value;
-    const int64_t begin = base, end = base + n;
-    base = end;
+    const int64_t begin = base;
+    base += n;
     const int64_t floor = min_chunk < 1 ? 1 : min_chunk;
-    int64_t taken = ticket_.load(std::memory_order_relaxed);
-    while (taken < end) {
-      const int64_t guided = (end - taken) / (2 * int64_t(threads_));
-      const int64_t stop = taken + std::min(end - taken, std::max(guided, floor));
-      if (ticket_.compare_exchange_weak(taken, stop, std::memory_order_relaxed)) {
-        body(taken - begin, stop - begin);
-        taken = ticket_.load(std::memory_order_relaxed);
+    const int64_t threads = threads_;
+    for (int64_t k = 0; k < threads; ++k) {
+      const int64_t owner = (thread + k) % threads;
+      const int64_t first = begin + n * owner / threads, end = begin + n * (owner + 1) / threads;
+      std::atomic<int64_t>& next = shares_[std::size_t(owner)].next;
+      int64_t seen = next.load(std::memory_order_relaxed);
+      for (;;) {
+        const int64_t from = std::max(seen, first);
+        if (from >= end) break;
+        const int64_t stop = from + std::min(end - from, std::max((end - from) / 4, floor));
+        if (next.compare_exchange_weak(seen, stop, std::memory_order_relaxed)) {
+          body(from - begin, stop - begin);
+          seen = next.load(std::memory_order_relaxed);
+        }
       }
     }
   }
@@ -75,12 +86,15 @@ class WorkerPool {
   // barrier state: arrivals count up; the last arrival flips the phase
   alignas(64) std::atomic<int> arrived_{0};
   alignas(64) std::atomic<uint32_t> phase_{0};
-  // for_chunks: the shared ticket counter and each thread's base (own cache line each)
-  alignas(64) std::atomic<int64_t> ticket_{0};
+  // for_chunks: each thread's base in the ticket space and each share's next ticket (a cache line each)
   struct alignas(64) Base {
     int64_t value = 0;
   };
+  struct alignas(64) Share {
+    std::atomic<int64_t> next{0};
+  };
   std::vector<Base> bases_;
+  std::vector<Share> shares_;
   std::exception_ptr error_;
   std::atomic<bool> failed_{false};
 };
