@@ -12,20 +12,22 @@ namespace ditmk::cpu {
 namespace {
 
 // Many loops back to back, with no barrier between them: every item of every loop runs exactly
-// once, whatever the thread count, loop size or smallest chunk.
+// once, in chunks of whole granules, whatever the thread count, loop size or granule.
 TEST(WorkerPoolChunks, EveryItemOfEveryLoopRunsOnce) {
   const std::vector<int64_t> sizes = {0, 1, 2, 7, 48, 192, 3, 0, 1000, 5};
   for (int threads : {1, 2, 3, 5}) {
-    for (int64_t min_chunk : {1, 4}) {
+    for (int64_t granule : {1, 4}) {
       WorkerPool pool(threads);
       std::vector<std::vector<std::atomic<int>>> runs;
       for (int64_t n : sizes) runs.emplace_back(std::size_t(n));
       auto program = [&](int t) {
         for (std::size_t loop = 0; loop < sizes.size(); ++loop) {
-          pool.for_chunks(t, sizes[loop], min_chunk, [&](int64_t begin, int64_t end) {
+          pool.for_chunks(t, sizes[loop], granule, [&](int64_t begin, int64_t end) {
             ASSERT_LE(0, begin);
             ASSERT_LT(begin, end);
             ASSERT_LE(end, sizes[loop]);
+            ASSERT_EQ(begin % granule, 0);
+            ASSERT_TRUE(end % granule == 0 || end == sizes[loop]);
             for (int64_t i = begin; i < end; ++i) runs[loop][std::size_t(i)].fetch_add(1);
           });
         }

@@ -103,7 +103,7 @@ struct Engine::FastOps {
   // The columns of y = x W: each thread's share of the panels in chunks, and then help with the
   // others' shares (WorkerPool::for_chunks), with x as given (every thread then rounds it itself) or already
   // prepared for all threads in `prepared`; any number of rows (gemm_rows walks the VL tokens in
-  // L2-sized column blocks, and a chunk is at least one such block). after_chunk(columns) runs on
+  // L2-sized column blocks, and a chunk is whole such blocks). after_chunk(columns) runs on
   // each chunk's columns once they are written, on the thread that wrote them.
   template <typename AfterChunk = decltype([](Range) {})>
   void gemm_columns(int t, const PackedLinear& l, const float* x, int64_t x_stride, int64_t rows, float* y,
@@ -115,8 +115,8 @@ struct Engine::FastOps {
     a.x_prepared = prepared != nullptr;
     if (a.x_prepared) a.scratch = prepared->data(), a.scratch_bytes = prepared->size();
     else a.scratch = engine.ws_->scratch_of(t), a.scratch_bytes = engine.ws_->gemm_scratch_bytes;
-    const int64_t min_panels = rows > kGemmMaxRows ? gemm_column_block_panels(l.weights, engine.isa_, rows) : 1;
-    engine.pool_.for_chunks(t, l.weights.panels(), min_panels, [&](int64_t p0, int64_t p1) {
+    const int64_t granule = rows > kGemmMaxRows ? gemm_column_block_panels(l.weights, engine.isa_, rows) : 1;
+    engine.pool_.for_chunks(t, l.weights.panels(), granule, [&](int64_t p0, int64_t p1) {
       a.n_begin = p0 * kPanelWidth, a.n_end = std::min(p1 * kPanelWidth, l.n());
       gemm_rows(a, engine.isa_);
       after_chunk(Range{a.n_begin, a.n_end});

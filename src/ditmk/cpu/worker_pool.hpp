@@ -32,38 +32,40 @@ class WorkerPool {
   void barrier();
 
   // Called by every thread of a running program, for each shared loop in the same order: runs
-  // body(begin, end) on chunks of [0, n) until the threads together have run all of it. Each thread
-  // owns an equal share and walks it from the front in chunks of a quarter of what it has left (at
-  // least min_chunk), so its chunks follow one another in memory and what it prefetches past a
-  // chunk is its own next chunk; a thread done with its share then takes chunks from the front of
-  // the others' (a slowed core, from another tenant or an interrupt, gets help instead of holding
-  // the others at the next barrier). Which thread runs which chunk varies from run to run; callers
-  // whose chunks are independent (each writes only its own outputs) get the same results either way.
+  // body(begin, end) on chunks of [0, n) until the threads together have run all of it. Chunks are
+  // whole granules of `granule` items (the last one may be short). Each thread owns an equal share
+  // of the granules and walks it from the front in chunks of a quarter of what it has left, so its
+  // chunks follow one another in memory and what it prefetches past a chunk is its own next chunk;
+  // a thread done with its share then takes chunks from the front of the others' (a slowed core,
+  // from another tenant or an interrupt, gets help instead of holding the others at the next
+  // barrier). Which thread runs which chunk varies from run to run; callers whose chunks are
+  // independent (each writes only its own outputs) get the same results either way.
   //
-  // The loops of a program draw consecutive ranges of one ticket space: loop g owns tickets
-  // [base_g, base_g + n_g), every thread advances its own base by n_g, and each share has a counter
-  // of the next ticket to hand out that only grows. A claim reads a counter below its share's first
-  // ticket as that first ticket (the share's earlier loops are all handed out: a thread leaves a loop
-  // only when every share of it is), and a counter past its share's end as nothing left, so no
-  // thread takes a ticket of another loop.
+  // The loops of a program draw consecutive ranges of one ticket space (a ticket is a granule):
+  // loop g owns tickets [base_g, base_g + granules_g), every thread advances its own base by
+  // granules_g, and each share has a counter of the next ticket to hand out that only grows. A claim
+  // reads a counter below its share's first ticket as that first ticket (the share's earlier loops
+  // are all handed out: a thread leaves a loop only when every share of it is), and a counter past
+  // its share's end as nothing left, so no thread takes a ticket of another loop.
   template <typename Body>
-  void for_chunks(int thread, int64_t n, int64_t min_chunk, Body&& body) {
+  void for_chunks(int thread, int64_t n, int64_t granule, Body&& body) {
+    const int64_t g = granule < 1 ? 1 : granule;
+    const int64_t granules = (n + g - 1) / g;
     int64_t& base = bases_[std::size_t(thread)].value;
     const int64_t begin = base;
-    base += n;
-    const int64_t floor = min_chunk < 1 ? 1 : min_chunk;
+    base += granules;
     const int64_t threads = threads_;
     for (int64_t k = 0; k < threads; ++k) {
       const int64_t owner = (thread + k) % threads;
-      const int64_t first = begin + n * owner / threads, end = begin + n * (owner + 1) / threads;
+      const int64_t first = begin + granules * owner / threads, end = begin + granules * (owner + 1) / threads;
       std::atomic<int64_t>& next = shares_[std::size_t(owner)].next;
       int64_t seen = next.load(std::memory_order_relaxed);
       for (;;) {
         const int64_t from = std::max(seen, first);
         if (from >= end) break;
-        const int64_t stop = from + std::min(end - from, std::max((end - from) / 4, floor));
+        const int64_t stop = from + std::max<int64_t>((end - from) / 4, 1);
         if (next.compare_exchange_weak(seen, stop, std::memory_order_relaxed)) {
-          body(from - begin, stop - begin);
+          body((from - begin) * g, std::min(n, (stop - begin) * g));
           seen = next.load(std::memory_order_relaxed);
         }
       }
