@@ -100,11 +100,11 @@ struct Engine::FastOps {
     gemm_prepare_x_columns(a, engine.isa_, k.begin, k.end);
   }
 
-  // The columns of y = x W: each thread's share of the panels in chunks, and then help with the
-  // others' shares (WorkerPool::for_chunks), with x as given (every thread then rounds it itself) or already
+  // The columns of y = x W: each thread's share of the panels in chunks, then help with the others'
+  // shares (WorkerPool::for_chunks). x as given (every thread then rounds it itself) or already
   // prepared for all threads in `prepared`; any number of rows (gemm_rows walks the VL tokens in
-  // L2-sized column blocks, and a chunk is whole such blocks). after_chunk(columns) runs on
-  // each chunk's columns once they are written, on the thread that wrote them.
+  // L2-sized column blocks, and a chunk is whole such blocks). after_chunk(columns) runs on each
+  // chunk's columns once they are written, on the thread that wrote them.
   template <typename AfterChunk = decltype([](Range) {})>
   void gemm_columns(int t, const PackedLinear& l, const float* x, int64_t x_stride, int64_t rows, float* y,
                     int64_t y_stride, Activation act, OutputMode mode, const float* bias,

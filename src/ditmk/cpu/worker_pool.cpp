@@ -6,7 +6,8 @@
 
 namespace ditmk::cpu {
 
-WorkerPool::WorkerPool(int threads) : threads_(threads < 1 ? 1 : threads), bases_(std::size_t(threads_)), shares_(std::size_t(threads_)) {
+WorkerPool::WorkerPool(int threads)
+    : threads_(threads < 1 ? 1 : threads), bases_(std::size_t(threads_)), shares_(std::size_t(threads_)) {
   for (int i = 1; i < threads_; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
 }
 

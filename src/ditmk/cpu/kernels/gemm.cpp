@@ -63,8 +63,7 @@ std::size_t gemm_scratch_bytes(const PackedWeights& weights, int64_t m) {
 
 std::size_t gemm_prepared_row_bytes(const PackedWeights& weights, Isa isa) {
   if (weights.format() == WeightFormat::int8) return std::size_t(detail::int8_row_stride(weights)) * sizeof(Int8XBlock);
-  const std::size_t element = isa >= Isa::avx512_bf16 ? sizeof(uint16_t) : sizeof(float);
-  return std::size_t(detail::scratch_row_stride(weights)) * element;
+  return std::size_t(detail::scratch_row_stride(weights) * bf16_operand_bytes(isa));
 }
 
 void gemm_prepare_x_columns(const GemmArgs& args, Isa isa, int64_t k_begin, int64_t k_end) {

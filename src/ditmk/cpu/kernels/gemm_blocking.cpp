@@ -20,6 +20,10 @@ bool gemm_reads_in_place(Isa isa, WeightFormat format) {
   return false;
 }
 
+int64_t bf16_operand_bytes(Isa isa) {
+  return isa >= Isa::avx512_bf16 ? int64_t(sizeof(uint16_t)) : int64_t(sizeof(float));
+}
+
 BlockRowBytes block_row_bytes(Isa isa, WeightFormat format) {
   const int64_t fp32_row = kPanelWidth * int64_t(sizeof(float));
   switch (format) {
@@ -28,9 +32,9 @@ BlockRowBytes block_row_bytes(Isa isa, WeightFormat format) {
       const int64_t row = int64_t(PackedWeights::kInt8GroupBytes) / kInt8Block;
       return {row, row};
     }
-    case WeightFormat::bf16: return {fp32_row / 2, isa >= Isa::avx512_bf16 ? fp32_row / 2 : fp32_row};
+    case WeightFormat::bf16: return {fp32_row / 2, kPanelWidth * bf16_operand_bytes(isa)};
     case WeightFormat::bfp8_b:
-      return {int64_t(PackedWeights::kBfp8GroupBytes) / kKAlign, isa >= Isa::avx512_bf16 ? fp32_row / 2 : fp32_row};
+      return {int64_t(PackedWeights::kBfp8GroupBytes) / kKAlign, kPanelWidth * bf16_operand_bytes(isa)};
   }
   return {fp32_row, fp32_row};
 }
@@ -42,8 +46,7 @@ int64_t x_bytes_per_k_step(Isa isa, WeightFormat format) {
     case WeightFormat::fp32: return kGemmBlockKStep * int64_t(sizeof(float));
     case WeightFormat::int8: return int64_t(sizeof(Int8XBlock)) * kGemmBlockKStep / kInt8Block;
     case WeightFormat::bf16:
-    case WeightFormat::bfp8_b:
-      return kGemmBlockKStep * (isa >= Isa::avx512_bf16 ? int64_t(sizeof(uint16_t)) : int64_t(sizeof(float)));
+    case WeightFormat::bfp8_b: return kGemmBlockKStep * bf16_operand_bytes(isa);
   }
   return kGemmBlockKStep * int64_t(sizeof(float));
 }

@@ -11,8 +11,8 @@
 //     sequential run that the hardware prefetchers follow, the later tiles find it in L2. Measured
 //     on Zen 5 against 256-row blocks: cold one-thread bf16 GEMMs at M = 64 +30-45%, int8 +40-70%;
 //     and against whole panels at K = 6144 and M = 49 (FF down: 600 KiB of x and two 384 KiB
-//     panels do not fit 1 MiB), 1536- to 3072-row blocks +10% on one thread, +14% on two
-//     (docs/performance.md).
+//     panels do not fit 1 MiB), 1536- to 3072-row blocks up to +10% on one thread and +14% on
+//     two, level at busier moments (docs/performance.md).
 //   * Otherwise (a block decoded or widened into a stack buffer, or an L2 block under
 //     kGemmMaxBufferedBlockK rows) the block must stay in L1D together with the blocks the tiles
 //     prefetch ahead of it: L1D holds (1 + prefetch_blocks) blocks as streamed, plus the buffer the
@@ -69,6 +69,9 @@ struct BlockRowBytes {
 BlockRowBytes block_row_bytes(Isa isa, WeightFormat format);
 // Whether the kernel of `isa` reads `format` blocks where they lie (no decode or widening buffer).
 bool gemm_reads_in_place(Isa isa, WeightFormat format);
+// Bytes of one bf16 value (of x or of a decoded weight) as the kernel of `isa` multiplies it: 2
+// where it multiplies bf16 pairs (AVX512-BF16), 4 where it widens to fp32 (AVX2, portable).
+int64_t bf16_operand_bytes(Isa isa);
 
 // The pure derivation (see the top of this file) for a call of `rows` rows of x.
 GemmBlocking derive_gemm_blocking(const CacheSizes& caches, Isa isa, WeightFormat format, int64_t k_padded, int64_t rows);
