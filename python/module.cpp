@@ -7,8 +7,11 @@
 #include <pybind11/stl.h>
 
 #include <mutex>
+#include <optional>
 
 #include "ditmk/api/ditmk.hpp"
+#include "ditmk/serve/service.hpp"
+#include "ditmk/wire/message.hpp"
 
 namespace py = pybind11;
 
@@ -83,6 +86,72 @@ struct Head {
   }
 };
 
+// The bytes of a Python bytes object, without a copy (the object outlives the view).
+std::string_view bytes_of(const py::bytes& b) {
+  char* data = nullptr;
+  Py_ssize_t size = 0;
+  if (PyBytes_AsStringAndSize(b.ptr(), &data, &size) != 0) throw py::error_already_set();
+  return {data, std::size_t(size)};
+}
+
+// `ditmk serve`'s policy service over a Head: request bytes in, reply bytes out. It is serve::Service,
+// the server's own code, so a replica of the Ray deployment (python/ditmk/ray.py) replies with the bytes
+// the server would. It takes no token: the ingress checks it before a request reaches a replica.
+struct PolicyService {
+  py::object owner;  // the Head, alive while the service refers to it
+  Head& head;
+  serve::Service service;
+
+  PolicyService(const py::object& h, std::size_t max_request_bytes)
+      : owner(h), head(h.cast<Head&>()), service(head.head, std::nullopt, max_request_bytes) {}
+
+  // -> (reply bytes, endpoint, error message or "")
+  py::tuple handle(const py::bytes& request) {
+    const std::string_view bytes = bytes_of(request);
+    serve::Reply reply;
+    {
+      py::gil_scoped_release released;
+      const std::lock_guard<std::mutex> one_call_at_a_time(head.calls);
+      reply = service.handle(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size());
+    }
+    return py::make_tuple(py::bytes(reply.bytes), reply.endpoint, reply.error);
+  }
+};
+
+// serve::Service's rendering of what a client sent: control characters as '?', bounded length.
+std::string one_line(std::string text) {
+  constexpr std::size_t kMax = 2000;
+  if (text.size() > kMax) text = text.substr(0, kMax) + "...";
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return text;
+}
+
+// What `ditmk serve` answers before any model work, for an ingress that routes the other requests to
+// replicas (python/ditmk/ray.py): a request over the size limit, one that does not decode, a missing
+// or wrong token, an unknown endpoint (serve::Service's checks in its order, with its messages:
+// tests/python/test_ray.py compares the replies), and ping and kill. -> (endpoint, reply bytes, error
+// message or ""), the reply None where the request goes to a replica ("get_info", "get_action").
+py::tuple ingress_reply(const py::bytes& request, const std::optional<std::string>& api_token, std::size_t max_request_bytes) {
+  const std::string_view bytes = bytes_of(request);
+  std::string endpoint = "?";
+  try {
+    if (bytes.size() > max_request_bytes)
+      fail("request: {} bytes exceed the server's limit of {} bytes (--max-request-mb)", bytes.size(), max_request_bytes);
+    const wire::Request decoded = wire::decode_request(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size(), api_token);
+    endpoint = one_line(decoded.endpoint);
+    if (endpoint == "get_info" || endpoint == "get_action") return py::make_tuple(endpoint, py::none(), "");
+    if (endpoint == "ping")
+      return py::make_tuple(endpoint, py::bytes(wire::encode_map({{"status", "ok"}, {"message", "Server is running"}})), "");
+    if (endpoint == "kill")
+      return py::make_tuple(endpoint, py::bytes(wire::encode_map({{"status", "ok"}, {"message", "Server is stopping"}})), "");
+    fail("endpoint '{}': unknown (expected ping, get_info, get_action, kill)", endpoint);
+  } catch (const Error& e) {
+    const std::string error = one_line(e.what());
+    return py::make_tuple(endpoint, py::bytes(wire::encode_error(error)), error);
+  }
+}
+
 }  // namespace
 
 }  // namespace ditmk::python
@@ -133,6 +202,13 @@ PYBIND11_MODULE(_ditmk, m) {
           py::arg("seed"))
       .def("get_action", &Head::get_action, py::arg("arrays"), py::arg("embodiment"), py::arg("noise"), py::arg("seed"),
            py::arg("velocities"), py::arg("previous"), py::arg("previous_name"), py::arg("rtc"));
+  py::class_<ditmk::python::PolicyService>(m, "PolicyService")
+      .def(py::init<const py::object&, std::size_t>(), py::arg("head"), py::arg("max_request_bytes"))
+      .def("handle", &ditmk::python::PolicyService::handle, py::arg("request"));
+  m.def("ingress_reply", &ditmk::python::ingress_reply, py::arg("request"), py::arg("api_token"),
+        py::arg("max_request_bytes"));
+  m.def("error_reply", [](const std::string& message) { return py::bytes(wire::encode_error(ditmk::python::one_line(message))); },
+        py::arg("message"));
   m.def("inspect", [](const std::string& path) { return json_to_python(inspect(path)); }, py::arg("path"));
   m.def(
       "make_checkpoint",
