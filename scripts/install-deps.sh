@@ -3,7 +3,8 @@
 #   run     build the `ditmk` command (the app preset): compiler, CMake, the libraries it links
 #   python  run + what `pip install .` needs (Python headers, venv)
 #   test    python + tests, sanitizers, fuzzing, benchmarks and the interop tests (GoogleTest, Google
-#           Benchmark, oneDNN, clang, numpy, torch, pytest, pyzmq, msgpack, ccache)
+#           Benchmark, oneDNN, clang, numpy, torch, pytest, pyzmq, msgpack, ccache), and Ray Serve from
+#           PyPI for Debian's interpreter (ditmk.ray's cluster tests)
 # Idempotent: only what is missing is installed, and apt's package lists are refreshed only then.
 set -euo pipefail
 
@@ -12,7 +13,8 @@ run=(cmake ninja-build g++ pkg-config libcli11-dev nlohmann-json3-dev libfmt-dev
      libmsgpack-cxx-dev)
 python=(python3 python3-dev python3-venv)
 test=(libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev pybind11-dev clang-14 libclang-rt-14-dev ccache
-      python3-numpy python3-torch python3-pytest python3-zmq python3-msgpack)
+      python3-numpy python3-torch python3-pytest python3-zmq python3-msgpack python3-pip)
+ray_version=2.60.0
 case "$use" in
   run) packages=("${run[@]}") ;;
   python) packages=("${run[@]}" "${python[@]}") ;;
@@ -27,13 +29,20 @@ for p in "${packages[@]}"; do
   fi
 done
 
-if ((${#missing[@]} == 0)); then
-  echo "install-deps: all ${#packages[@]} packages for '$use' present"
-  exit 0
-fi
-
 sudo=""
 [[ $(id -u) -eq 0 ]] || sudo="sudo"
-echo "install-deps: installing ${missing[*]}"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#packages[@]} packages for '$use' present"
+else
+  echo "install-deps: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Debian has no Ray: PyPI's, into Debian's interpreter (which Debian marks externally managed), only
+# when that version is missing
+if [[ $use == test ]] && ! /usr/bin/python3 -c "import ray, ray.serve, sys; sys.exit(ray.__version__ != '$ray_version')" 2>/dev/null; then
+  echo "install-deps: installing ray[serve]==$ray_version (PyPI)"
+  $sudo /usr/bin/python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --break-system-packages \
+    "ray[serve]==$ray_version"
+fi
