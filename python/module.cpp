@@ -10,6 +10,8 @@
 #include <optional>
 
 #include "ditmk/api/ditmk.hpp"
+#include "ditmk/model/realtime_chunking.hpp"
+#include "ditmk/model/synthetic.hpp"
 #include "ditmk/serve/service.hpp"
 #include "ditmk/wire/message.hpp"
 
@@ -76,13 +78,14 @@ struct Head {
       result = head.get_action(head.observation(views), call);
     }
     py::array_t<float> actions = to_numpy(result.actions);
-    if (!velocities) return py::make_tuple(actions, py::none());
+    const py::list warnings = py::cast(result.warnings);
+    if (!velocities) return py::make_tuple(actions, py::none(), warnings);
     const int steps = int(result.velocities.size());
     py::array_t<float> v({steps, result.actions.rows, result.actions.cols});
     float* p = v.mutable_data();
     for (const auto& step : result.velocities)
       for (double x : step.data) *p++ = float(x);
-    return py::make_tuple(actions, v);
+    return py::make_tuple(actions, v, warnings);
   }
 };
 
@@ -210,6 +213,29 @@ PYBIND11_MODULE(_ditmk, m) {
   m.def("error_reply", [](const std::string& message) { return py::bytes(wire::encode_error(ditmk::python::one_line(message))); },
         py::arg("message"));
   m.def("inspect", [](const std::string& path) { return json_to_python(inspect(path)); }, py::arg("path"));
+  // N1.7's real-time chunking start on its own (model::euler_start), for checking it against the
+  // release's statements over many option sets: noise [H, A] float64, previous [H_prev, A] float32 ->
+  // (x0 [H, A], strength [H], warnings).
+  m.def(
+      "realtime_chunking_start",
+      [](const py::array_t<double, py::array::c_style>& noise, const py::array_t<float, py::array::c_style>& previous,
+         const std::tuple<int64_t, int64_t, int64_t, double>& rtc) {
+        if (noise.ndim() != 2) fail("noise: {} dimensions (expected [H, A])", noise.ndim());
+        model::ModelConfig config = model::tiny_config(model::Version::n17, 1);
+        config.horizon = int(noise.shape(0)), config.action_dim = int(noise.shape(1));
+        Matrix<double> x(config.horizon, config.action_dim);
+        std::copy(noise.data(), noise.data() + noise.size(), x.data.begin());
+        const TensorView chunk = python::view_of(previous, "float32", "previous");
+        const model::EulerStart start = model::euler_start(
+            std::move(x), chunk, model::RealTimeChunking{std::get<0>(rtc), std::get<1>(rtc), std::get<2>(rtc), std::get<3>(rtc)},
+            config, "previous");
+        py::array_t<double> strength(int64_t(start.row_strength.size()));
+        std::copy(start.row_strength.begin(), start.row_strength.end(), strength.mutable_data());
+        py::array_t<double> x0({start.x0.rows, start.x0.cols});
+        std::copy(start.x0.data.begin(), start.x0.data.end(), x0.mutable_data());
+        return py::make_tuple(x0, strength, start.warnings);
+      },
+      py::arg("noise"), py::arg("previous"), py::arg("rtc"));
   m.def(
       "make_checkpoint",
       [](const std::string& out, const std::string& version, const std::string& dtype, uint64_t seed, int n_blocks,

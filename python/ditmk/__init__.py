@@ -9,17 +9,23 @@ FileNotFoundError (a path that does not exist) or RuntimeError, with the one-lin
 `ditmk` command; a call that fails leaves the head ready for the next one.
 """
 import operator
+import warnings
 
 import numpy as np
 
 from . import _ditmk
 
-__all__ = ["ActionHead", "RTC_OPTIONS", "__version__", "inspect", "make_checkpoint"]
+__all__ = ["ActionHead", "RTC_OPTIONS", "ReleaseQuirkWarning", "__version__", "inspect", "make_checkpoint"]
 
 __version__ = _ditmk.__version__
 
 #: The options of N1.7's real-time chunking, by the release's names (docs/model.md).
 RTC_OPTIONS = ("action_horizon", "rtc_overlap_steps", "rtc_frozen_steps", "rtc_ramp_rate")
+
+
+class ReleaseQuirkWarning(UserWarning):
+    """An input ditmk computes as the released head does, with a result a caller may not expect (for
+    example N1.7 rows that are frozen but not inpainted keep their noise, docs/model.md)."""
 
 
 def _is_torch(x):
@@ -108,8 +114,11 @@ class ActionHead:
             embodiment = ""  # the release's default embodiment
         noise_array = None if noise is None else _array(noise, "noise")
         previous = None if previous_actions is None else _array(previous_actions, previous_name)
-        actions, velocities = self._head.get_action(arrays, embodiment, noise_array, int(seed), bool(return_velocities),
-                                                    previous, previous_name, None if rtc is None else _rtc_values(rtc))
+        actions, velocities, quirks = self._head.get_action(arrays, embodiment, noise_array, int(seed),
+                                                            bool(return_velocities), previous, previous_name,
+                                                            None if rtc is None else _rtc_values(rtc))
+        for quirk in quirks:
+            warnings.warn(quirk, ReleaseQuirkWarning, stacklevel=3)
         return (actions, velocities) if return_velocities else actions
 
     def synthetic_observation(self, seed=0):

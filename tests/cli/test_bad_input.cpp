@@ -148,7 +148,8 @@ TEST_F(BadInput, WrongNoiseShape) {
 }
 
 // Real-time chunking (N1.7): the four options come together with the previous chunk, and every
-// option or chunk the released code would assert on or index out of range with is refused by name.
+// option or chunk the released code would assert on, fail to slice, or turn into non-finite actions
+// is refused by name.
 TEST_F(BadInput, RealTimeChunking) {
   const TinyFixture& f = tiny_fixture(Version::n17);
   const int H = f.config.horizon, A = f.config.action_dim;
@@ -162,14 +163,14 @@ TEST_F(BadInput, RealTimeChunking) {
   expect_rejected("--checkpoint " + f.release + " --rtc-overlap 4", "--rtc-overlap: real-time chunking needs --previous-actions");
   expect_rejected(run + options(H, H + 1, 1, "2"), fmt::format("rtc_overlap_steps {}", H + 1));
   expect_rejected(run + options(H + 1, 4, 1, "2"), fmt::format("action_horizon {}: more than the {} rows", H + 1, H));
-  expect_rejected(run + options(H, 4, 5, "2"), "rtc_frozen_steps 5: more than rtc_overlap_steps 4");
-  expect_rejected(run + options(H, -1, 0, "2"), "rtc_overlap_steps -1: must not be negative");
+  expect_rejected(run + options(H, 4, 6, "2"), "rtc_frozen_steps 6: more than rtc_overlap_steps 4 + 1");
+  expect_rejected(run + options(H, -1, 0, "2"), "rtc_overlap_steps -1: negative");
   expect_rejected(run + options(H, 4, 1, "nan"), "rtc_ramp_rate nan");
   Tensor nan = model::synthetic_noise(f.config, 3);
-  nan.data<float>()[A + 1] = std::numeric_limits<float>::quiet_NaN();
+  nan.data<float>()[(H - 1) * A + 1] = std::numeric_limits<float>::quiet_NaN();
   io::write_npy(dir_ / "nan.npy", nan.view());
   expect_rejected("--checkpoint " + f.release + " --previous-actions " + (dir_ / "nan.npy") + options(H, 4, 1, "2"),
-                  "nan.npy: non-finite value at row 1, column 1");
+                  fmt::format("nan.npy: non-finite value at row {}, column 1", H - 1));
   io::write_npy(dir_ / "narrow.npy", Tensor(DType::F32, {H, A - 1}).view());
   expect_rejected("--checkpoint " + f.release + " --previous-actions " + (dir_ / "narrow.npy") + options(H, 4, 1, "2"),
                   "narrow.npy: shape");

@@ -49,5 +49,31 @@ TEST(RealTimeChunking, FrozenRowsAreThePreviousChunkBitForBit) {
   }
 }
 
+// The edges the release runs: an infinite ramp rate is a very large finite one, and a frozen row
+// that is not inpainted keeps its noise, with a warning line.
+TEST(RealTimeChunking, EdgesTheReleaseRunsWithAWarningForTheQuirk) {
+  const TinyFixture& f = tiny_fixture(Version::n17);
+  const int H = f.config.horizon, A = f.config.action_dim;
+  TempDir dir;
+  io::write_npy(dir / "prev.npy", model::synthetic_noise(f.config, 5).view());
+  const std::string common = "run --threads 2 --checkpoint " + f.release + " --observation " + f.observation + " --noise " +
+                             f.noise + " --previous-actions " + (dir / "prev.npy");
+  const auto run = [&](const std::string& options, const std::string& out) {
+    const CliResult r = run_ditmk(common + options + " --out " + (dir / out));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r;
+  };
+  run(fmt::format(" --rtc-horizon {} --rtc-overlap 4 --rtc-frozen 1 --rtc-ramp-rate inf", H), "inf.npy");
+  run(fmt::format(" --rtc-horizon {} --rtc-overlap 4 --rtc-frozen 1 --rtc-ramp-rate 1e30", H), "large.npy");
+  EXPECT_EQ(slurp(dir / "inf.npy"), slurp(dir / "large.npy"));
+  const CliResult quirk = run(fmt::format(" --rtc-horizon {} --rtc-overlap 3 --rtc-frozen 4 --rtc-ramp-rate 2", H), "quirk.npy");
+  EXPECT_NE(quirk.err.find("warning: rtc_frozen_steps 4 with rtc_overlap_steps 3: rows [3:4] are frozen but not inpainted"),
+            std::string::npos)
+      << quirk.err;
+  const Tensor got = io::read_npy(dir / "quirk.npy"), noise = io::read_npy(f.noise);
+  EXPECT_EQ(std::memcmp(got.data<float>() + 3 * A, noise.data<float>() + 3 * A, sizeof(float) * A), 0)
+      << "row 3 keeps its noise";
+}
+
 }  // namespace
 }  // namespace ditmk::testing

@@ -160,22 +160,23 @@ RTC_OPTIONS = ("action_horizon", "rtc_overlap_steps", "rtc_frozen_steps", "rtc_r
 def euler_start(s, noise, rtc):
     """The initial actions [H, A] and the per-row velocity strength [H, 1]. Without real-time
     chunking (rtc None): the noise, and ones. With it (N1.7's released get_action_with_features; rtc
-    holds `action`, the previous chunk [H_prev, A], and the release's four options): the first
-    rtc_overlap_steps rows come from the previous chunk's rows [action_horizon - overlap,
-    action_horizon); the strength is 0 for the first rtc_frozen_steps rows, then the middle of the
-    normalised ramp 1 - exp(-rate t) over linspace(0, 1, overlap - frozen + 2), then 1."""
-    x = torch.from_numpy(noise).to(F64)
-    strength = torch.ones(s.horizon, 1, dtype=F64)
+    holds `action`, the previous chunk [H_prev, A], and the release's four options), the release's
+    own statements on a batch of one: its slices (Python's rules, PyTorch's broadcast of one row) and
+    its ramp in float32 (torch's default dtype), 1 - exp(-rate t) over linspace(0, 1, overlap -
+    frozen + 2), normalised by its last value clamped at 1e-8, the middle kept. Raises where the
+    release raises."""
+    x = torch.from_numpy(noise).to(F64)[None]
+    strength = torch.ones_like(x)
     if rtc is None:
-        return x, strength
+        return x[0], strength[0, :, :1]
     horizon, overlap, frozen, rate = (rtc[name] for name in RTC_OPTIONS)
-    x[:overlap] = torch.as_tensor(rtc["action"]).to(F64)[horizon - overlap:horizon]
-    strength[:frozen] = 0.0
-    t = torch.linspace(0.0, 1.0, overlap - frozen + 2, dtype=F64)
+    x[:, :overlap, :] = torch.as_tensor(rtc["action"]).to(F64)[None][:, horizon - overlap:horizon, :]
+    strength[:, :frozen, :] = 0.0
+    t = torch.linspace(0.0, 1.0, overlap - frozen + 2)
     ramp = 1 - torch.exp(-rate * t)
     ramp = ramp / ramp[-1].clamp_min(1e-8)
-    strength[frozen:overlap, 0] = ramp[1:-1]
-    return x, strength
+    strength[:, frozen:overlap, :] = ramp[1:-1][None, :, None].to(F64)
+    return x[0], strength[0, :, :1]
 
 
 def denoise(W, s, obs, key_masks, vl_mask, noise, rtc=None):

@@ -104,6 +104,7 @@ model::DenoiseResult ActionHead::get_action(const model::Observation& obs, const
   model::DenoiseResult result = s.backend->run(obs, start, slot);
   for (double v : result.actions.data)
     if (!std::isfinite(v)) fail("the {} backend produced non-finite actions", s.info.backend);
+  result.warnings = start.warnings;
   return result;
 }
 

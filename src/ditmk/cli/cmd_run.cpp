@@ -104,6 +104,7 @@ void run(const RunOptions& opt) {
     result = head.get_action(obs, call);
     call_ms.push_back(ms_since(start));
   }
+  for (const std::string& warning : result.warnings) fmt::print(stderr, "warning: {}\n", warning);
   if (!opt.out.empty()) write_output(opt.out, result);
   if (opt.json) {
     std::vector<std::vector<double>> rows;

@@ -1,5 +1,6 @@
 #pragma once
 // What every executor returns for one call, and the Euler rule they all share.
+#include <string>
 #include <vector>
 
 #include "ditmk/core/matrix.hpp"
@@ -11,6 +12,7 @@ namespace ditmk::model {
 struct DenoiseResult {
   Matrix<double> actions;                  // [H, A] normalised actions (no clipping)
   std::vector<Matrix<double>> velocities;  // per step, the decoder output v [H, A]
+  std::vector<std::string> warnings;       // inputs computed as released that a caller should know of
 };
 
 // Where a call's Euler loop starts: x_0 [H, A] and how far each action row moves per step, x += dt * v *
@@ -19,6 +21,7 @@ struct DenoiseResult {
 struct EulerStart {
   Matrix<double> x0;
   std::vector<double> row_strength;
+  std::vector<std::string> warnings;  // one line each: an input the release computes with a quirk
 };
 
 // Euler step size: the 4 steps cover t in [0, 1).

@@ -58,6 +58,7 @@ void run_server(ActionHead& head, const ServerOptions& o) {
     const Reply reply = service.handle(static_cast<const std::byte*>(request.data()), request.size());
     socket.send(zmq::buffer(reply.bytes), zmq::send_flags::none);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    for (const std::string& warning : reply.warnings) fmt::print(stderr, "serve: {} warning: {}\n", reply.endpoint, warning);
     if (reply.error.empty()) fmt::print(stderr, "serve: {} ok {:.1f} ms\n", reply.endpoint, ms);
     else fmt::print(stderr, "serve: {} error {:.1f} ms: {}\n", reply.endpoint, ms, reply.error);
     stop = reply.stop;

@@ -42,6 +42,7 @@ Reply Service::handle(const std::byte* bytes, std::size_t size) {
       options.previous_actions = call.previous_actions, options.previous_actions_name = "action", options.rtc = call.rtc;
       const model::DenoiseResult result = head_.get_action(head_.observation(call.arrays), options);
       reply.bytes = wire::encode_actions(result.actions);
+      for (const std::string& warning : result.warnings) reply.warnings.push_back(one_line(warning));
     } else {
       fail("endpoint '{}': unknown (expected ping, get_info, get_action, kill)", reply.endpoint);
     }

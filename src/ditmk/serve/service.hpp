@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ditmk/api/ditmk.hpp"
 
@@ -18,6 +19,7 @@ struct Reply {
   std::string bytes;    // the msgpack reply
   std::string endpoint = "?";  // what was asked ("?" when the request could not be read)
   std::string error;    // empty when it succeeded
+  std::vector<std::string> warnings;  // get_action: inputs computed as released with a quirk (logged)
   bool stop = false;    // kill: stop after sending
 };
 
