@@ -2,8 +2,8 @@
 """Load on `ditmk ray-serve` over loopback: a local Ray cluster of one-CPU worker nodes, the head
 deployed with 1 and then 2 replicas (one thread each), N concurrent clients x R requests each.
 
-  PYTHONPATH=build/release/python /usr/bin/python3 bench/ray_load.py [--checkpoint DIR | --version n17 --tiny]
-      [--clients 8] [--requests 50] [--tokens 24] [--replicas 1 2]
+  PYTHONPATH=build/release/python /usr/bin/python3 bench/ray_load.py [--checkpoint DIR | --version n17
+      [--tiny] [--n-blocks N]] [--clients 8] [--requests 50] [--tokens 24] [--replicas 1 2]
 
 For each replica count it starts the command, serves every request once alone (single-client
 latency), then all of them from --clients concurrent clients, and prints one JSON object per count:
@@ -94,8 +94,8 @@ class RayServe:
         return self.process.returncode, self.text()
 
 
-def measure(address, port, release, replicas, requests, clients, reference=None):
-    server = RayServe(address, port, "--checkpoint", release, "--replicas", replicas, "--threads", 1)
+def measure(address, port, release, replicas, requests, clients, reference=None, extra=()):
+    server = RayServe(address, port, "--checkpoint", release, "--replicas", replicas, "--threads", 1, *extra)
     try:
         alone, alone_ms = serve_load.serve_alone(port, requests)
         loaded, loaded_ms, wall = serve_load.serve_concurrently(port, requests, clients)
@@ -118,17 +118,19 @@ def main():
     parser.add_argument("--checkpoint", help="release directory (default: one made with --version and --tiny)")
     parser.add_argument("--version", default="n17")
     parser.add_argument("--tiny", action="store_true", help="a small released-width model (make-checkpoint --tiny)")
+    parser.add_argument("--n-blocks", type=int, default=0, help="a full-width model of this many blocks (0: all)")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--requests", type=int, default=50, help="per client")
     parser.add_argument("--tokens", type=int, default=24)
     parser.add_argument("--replicas", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--port", type=int, default=5598)
+    parser.add_argument("--max-ongoing", type=int, help="ray-serve's --max-ongoing (default: its own)")
     args = parser.parse_args()
     import ditmk
 
     with tempfile.TemporaryDirectory() as scratch:
         release = args.checkpoint or ditmk.make_checkpoint(os.path.join(scratch, args.version), version=args.version,
-                                                           tiny=args.tiny)
+                                                           tiny=args.tiny, n_blocks=args.n_blocks)
         head = ditmk.ActionHead(release, threads=1)
         requests = serve_load.make_requests(head.info, args.clients * args.requests, args.tokens)
         del head
@@ -136,9 +138,12 @@ def main():
         try:
             reference = None
             for replicas in args.replicas:
-                report, alone = measure(cluster.address, args.port, release, replicas, requests, args.clients, reference)
+                extra = () if args.max_ongoing is None else ("--max-ongoing", args.max_ongoing)
+                report, alone = measure(cluster.address, args.port, release, replicas, requests, args.clients, reference,
+                                        extra)
                 reference = reference or alone
-                report["model"] = args.checkpoint or f"{args.version}{' tiny' if args.tiny else ''}"
+                report["model"] = args.checkpoint or (f"{args.version}" + (" tiny" if args.tiny else "")
+                                                      + (f" {args.n_blocks} blocks" if args.n_blocks else ""))
                 print(json.dumps(report), flush=True)
         finally:
             cluster.shutdown()

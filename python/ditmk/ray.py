@@ -15,6 +15,8 @@ gets an error reply naming the failure: a request is never dropped without a rep
 import argparse
 import concurrent.futures
 import math
+import os
+import re
 import signal
 import sys
 import threading
@@ -79,6 +81,16 @@ def _failure(error):
     return f"{type(error).__name__}: {lines[0] if lines else 'no message'}"
 
 
+def _deployment_failure(error):
+    """The replicas' own error line (ditmk's one-line message), from the status Ray keeps, else Ray's."""
+    try:
+        message = serve.status().applications[APP_NAME].deployments[DEPLOYMENT_NAME].message
+    except (KeyError, AttributeError):
+        message = ""
+    raised = re.findall(r"^(?:ValueError|FileNotFoundError|RuntimeError): (?!Traceback)(.+)$", message, re.MULTILINE)
+    return raised[-1] if raised else _failure(error)
+
+
 class Ingress:
     """A ZeroMQ ROUTER socket (REQ clients see a REP server) that routes get_info and get_action to a
     deployment handle from a pool of threads, replying in whatever order the replicas finish.
@@ -100,7 +112,7 @@ class Ingress:
         try:
             self.socket.bind(self.endpoint)
         except zmq.ZMQError as e:
-            raise RuntimeError(f"ray-serve: cannot listen on {self.endpoint}: {e}") from None
+            raise RuntimeError(f"cannot listen on {self.endpoint}: {e}") from None
         # replies come back from the pool through this pair: a ZeroMQ socket is used by one thread only
         self.replies_address = f"inproc://replies-{id(self)}"
         self.replies = self.context.socket(zmq.PULL)
@@ -108,6 +120,12 @@ class Ingress:
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ingress")
         self.local = threading.local()
         self.stopping = threading.Event()
+        self.log_lock = threading.Lock()
+
+    def _print(self, line):
+        with self.log_lock:  # whole lines from the pool's threads
+            self.log.write(line + "\n")
+            self.log.flush()
 
     def _route(self, request):
         """-> (reply bytes, error message or "", where, tries used); an error reply when every try failed."""
@@ -133,7 +151,7 @@ class Ingress:
         ms = (time.perf_counter() - start) * 1e3
         line = f"ray-serve: {endpoint} {'error' if error else 'ok'} {ms:.1f} ms on {where}"
         line += f" ({tries} tries)" if tries > 1 else ""
-        print(line + (f": {error}" if error else ""), file=self.log, flush=True)
+        self._print(line + (f": {error}" if error else ""))
         sender = getattr(self.local, "sender", None)
         if sender is None:
             sender = self.local.sender = self.context.socket(zmq.PUSH)
@@ -143,8 +161,8 @@ class Ingress:
 
     def serve_forever(self):
         """Serves until stop() (a signal handler may call it) or the kill endpoint."""
-        print(f"ray-serve: {self.endpoint} -> deployment {DEPLOYMENT_NAME}"
-              + (", api token required" if self.api_token else ""), file=self.log, flush=True)
+        self._print(f"ray-serve: {self.endpoint} -> deployment {DEPLOYMENT_NAME}"
+                    + (", api token required" if self.api_token else ""))
         poller = zmq.Poller()
         poller.register(self.socket, zmq.POLLIN)
         poller.register(self.replies, zmq.POLLIN)
@@ -162,8 +180,7 @@ class Ingress:
                 continue
             self.socket.send_multipart([*frames[:-1], reply])
             ms = (time.perf_counter() - start) * 1e3
-            print(f"ray-serve: {endpoint} {'error' if error else 'ok'} {ms:.1f} ms" + (f": {error}" if error else ""),
-                  file=self.log, flush=True)
+            self._print(f"ray-serve: {endpoint} {'error' if error else 'ok'} {ms:.1f} ms" + (f": {error}" if error else ""))
             if endpoint == "kill" and not error:
                 self.stopping.set()
         # requests in flight are answered before the socket closes
@@ -194,6 +211,8 @@ def _parser():
     p.add_argument("--target-ongoing", type=float, default=1.0,
                    help="autoscaling: requests in flight per replica Ray Serve aims for (default 1)")
     p.add_argument("--cpus-per-replica", type=float, default=1.0)
+    p.add_argument("--max-ongoing", type=int, default=8,
+                   help="requests a replica holds at once, computing one and queueing the rest (default 8)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=5555)
     p.add_argument("--api-token")
@@ -217,21 +236,34 @@ def main(argv=None):
     """`ditmk ray-serve`: deploys the head on the cluster, serves until SIGINT, SIGTERM or kill, then
     removes the deployment."""
     args = _parser().parse_args(argv)
-    for name in ("replicas", "tries"):
+    for name in ("replicas", "tries", "max_ongoing"):
         if getattr(args, name) < 1:
-            raise SystemExit(f"ditmk ray-serve: error: --{name} {getattr(args, name)}: expected at least 1")
+            raise SystemExit(f"ditmk ray-serve: error: --{name.replace('_', '-')} {getattr(args, name)}: expected at least 1")
     if not 0.001 <= args.max_request_mb <= 4096:
         raise SystemExit(f"ditmk ray-serve: error: --max-request-mb {args.max_request_mb:g}: expected 0.001 to 4096")
     if args.cpus_per_replica <= 0 or args.timeout_s <= 0:
         raise SystemExit("ditmk ray-serve: error: --cpus-per-replica and --timeout-s must be positive")
+    if args.checkpoint is not None and not os.path.exists(args.checkpoint):
+        raise SystemExit(f"ditmk ray-serve: error: {args.checkpoint}: no such release (it must be readable at this path "
+                         "on every node, this one included)")
     autoscaling = None if args.autoscale is None else _autoscaling(args.autoscale, args.target_ongoing)
-    ray.init(address=args.address, logging_level="WARNING", log_to_driver=False)
+    try:
+        ray.init(address=args.address, logging_level="WARNING", log_to_driver=False)
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        raise SystemExit(f"ditmk ray-serve: error: --address {args.address}: {_failure(e)}") from None
     serve.start(proxy_location="Disabled")
     app = application(args.checkpoint, args.version, args.backend, args.dtype, args.threads, args.isa, args.mask_padding,
-                      args.max_request_mb, args.replicas, args.cpus_per_replica, autoscaling)
+                      args.max_request_mb, args.replicas, args.cpus_per_replica, autoscaling,
+                      max_ongoing_requests=args.max_ongoing, max_constructor_retry_count=3)
+    try:  # listening first: a port in use fails before the cluster does any work
+        ingress = Ingress(None, args.host, args.port, args.api_token, args.max_request_mb, args.tries, args.timeout_s)
+    except RuntimeError as e:
+        raise SystemExit(f"ditmk ray-serve: error: {e}") from None
     try:
-        handle = serve.run(app, name=APP_NAME, route_prefix=None)
-        ingress = Ingress(handle, args.host, args.port, args.api_token, args.max_request_mb, args.tries, args.timeout_s)
+        try:  # requests wait in the socket's queue until the deployment runs
+            ingress.handle = serve.run(app, name=APP_NAME, route_prefix=None)
+        except RuntimeError as e:  # a replica that cannot open the head
+            raise SystemExit(f"ditmk ray-serve: error: the deployment failed: {_deployment_failure(e)}") from None
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: ingress.stop())
         ingress.serve_forever()

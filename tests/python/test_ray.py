@@ -7,6 +7,7 @@ worker node removed the traffic moves to the other node. Every wait is bounded."
 import io
 import os
 import re
+import subprocess
 import sys
 import threading
 import time
@@ -221,3 +222,14 @@ def test_a_node_removed_moves_the_traffic_to_the_other(cluster, servers, request
     assert served_on(clustered, since) == {nodes[0].node_id[:8]}
     print(f"worker node removed after 40 replies: {200 - len(refused)} of 200 answered, {len(refused)} refused; "
           "the next 60 all served on the other node")
+
+
+def test_bad_options_are_one_line_errors(tmp_path):
+    for args, message in ((["--checkpoint", tmp_path / "missing"], "no such release"),
+                          (["--autoscale", "3"], "--autoscale '3': expected MIN:MAX"),
+                          (["--replicas", "0"], "--replicas 0: expected at least 1"),
+                          (["--max-request-mb", "0"], "--max-request-mb 0: expected 0.001 to 4096")):
+        done = subprocess.run([sys.executable, "-m", "ditmk", "ray-serve", "--address", "127.0.0.1:1", *map(str, args)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.startswith("ditmk ray-serve: error: ") and message in done.stderr, done.stderr
