@@ -31,6 +31,7 @@ from . import ActionHead, _ditmk
 APP_NAME = "ditmk"
 DEPLOYMENT_NAME = "ActionHead"
 
+
 def request_limit(max_request_mb):
     """--max-request-mb in bytes, rounded as `ditmk serve` rounds it (half away from zero)."""
     return int(math.floor(max_request_mb * (1 << 20) + 0.5))
@@ -42,7 +43,7 @@ def transport_limit(max_request_bytes):
     return 4 * max_request_bytes + 4096
 
 
-@serve.deployment(name=DEPLOYMENT_NAME, ray_actor_options={"num_cpus": 1}, max_ongoing_requests=2)
+@serve.deployment(name=DEPLOYMENT_NAME, ray_actor_options={"num_cpus": 1}, max_ongoing_requests=8)
 class PolicyReplica:
     """One resident head. `threads` None: the CPUs Ray assigned to this replica."""
 
@@ -187,9 +188,7 @@ class Ingress:
         self.pool.shutdown(wait=True)
         while self.replies.poll(0):
             self.socket.send_multipart(self.replies.recv_multipart())
-        self.socket.close()
-        self.replies.close()
-        self.context.term()
+        self.context.destroy(linger=0)  # the pool threads' sockets too
 
     def stop(self):
         self.stopping.set()
@@ -259,13 +258,13 @@ def main(argv=None):
         ingress = Ingress(None, args.host, args.port, args.api_token, args.max_request_mb, args.tries, args.timeout_s)
     except RuntimeError as e:
         raise SystemExit(f"ditmk ray-serve: error: {e}") from None
+    for sig in (signal.SIGINT, signal.SIGTERM):  # from here on, a signal still removes the deployment
+        signal.signal(sig, lambda *_: ingress.stop())
     try:
         try:  # requests wait in the socket's queue until the deployment runs
             ingress.handle = serve.run(app, name=APP_NAME, route_prefix=None)
         except RuntimeError as e:  # a replica that cannot open the head
             raise SystemExit(f"ditmk ray-serve: error: the deployment failed: {_deployment_failure(e)}") from None
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, lambda *_: ingress.stop())
         ingress.serve_forever()
     finally:
         serve.delete(APP_NAME)
