@@ -103,7 +103,7 @@ TEST_P(EngineIsa, EveryInstructionSetMeetsTheGates) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(All, EngineIsa, ::testing::Values(Isa::portable, Isa::avx2, Isa::avx512_bf16),
+INSTANTIATE_TEST_SUITE_P(All, EngineIsa, ::testing::Values(Isa::portable, Isa::avx2, Isa::avx512f, Isa::avx512_bf16),
                          [](const auto& info) { return std::string(isa_name(info.param)); });
 
 TEST(Engine, RepeatedRunsAreBitIdenticalAtOneThreadCount) {

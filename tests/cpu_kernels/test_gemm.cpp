@@ -107,6 +107,22 @@ TEST(Gemm, EveryEpilogue) {
   }
 }
 
+// The AVX-512F kernels (zmm FMA, bf16 widened in registers, bfp8_b decoded to fp32) sum the AVX2
+// kernels' products in the same order: without an activation the outputs are the same bytes.
+TEST(Gemm, Avx512fSumsAsAvx2) {
+  if (!isa_supported(Isa::avx512f)) GTEST_SKIP() << "no AVX-512 here";
+  const int64_t shapes[][3] = {{49, 1536, 64}, {12, 6144, 96}, {64, 520, 100}, {3, 132, 132}, {13, 7, 5}};
+  uint64_t stream = 700;
+  for (const auto& s : shapes)
+    for (WeightFormat f : kFormats) {
+      const Problem p(s[0], s[1], s[2], f, WeightLayout::out_in, stream += 4);
+      std::vector<float> avx2(p.y0), avx512f(p.y0);
+      gemm(p.args(avx2.data(), Activation::none, OutputMode::accumulate), Isa::avx2);
+      gemm(p.args(avx512f.data(), Activation::none, OutputMode::accumulate), Isa::avx512f);
+      EXPECT_EQ(avx2, avx512f) << label(Isa::avx512f, f, s[0], s[1], s[2]);
+    }
+}
+
 TEST(Gemm, ColumnRangeWritesOnlyItsColumns) {
   const Problem p(17, 96, 132, WeightFormat::bf16, WeightLayout::in_out, 400);
   std::vector<float> full(p.y0);

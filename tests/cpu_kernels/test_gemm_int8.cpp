@@ -154,8 +154,9 @@ TEST(Int8Dot, FollowsTheIsaCapAndTheCpu) {
   if (isa_supported(Isa::avx2)) {
     EXPECT_EQ(int8_dot_for(Isa::avx2), has_avx_vnni() ? Int8Dot::avx_vnni : Int8Dot::avx2);
   }
-  if (isa_supported(Isa::avx512_bf16) && has_avx512_vnni()) {
-    EXPECT_EQ(int8_dot_for(Isa::avx512_bf16), Int8Dot::avx512_vnni);
+  if (isa_supported(Isa::avx512f) && has_avx512_vnni()) {  // with or without AVX512-BF16
+    EXPECT_EQ(int8_dot_for(Isa::avx512f), Int8Dot::avx512_vnni);
+    EXPECT_EQ(int8_dot_for(Isa::avx512_bf16), isa_supported(Isa::avx512_bf16) ? Int8Dot::avx512_vnni : int8_dot_for(Isa::avx2));
   }
   for (Isa isa : supported_isas()) EXPECT_TRUE(int8_dot_supported(int8_dot_for(isa))) << isa_name(isa);
   const std::vector<Int8Dot> dots = supported_int8_dots();

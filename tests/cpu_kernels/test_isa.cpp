@@ -7,7 +7,8 @@ namespace ditmk::cpu {
 namespace {
 
 TEST(Isa, NamesRoundTrip) {
-  for (Isa isa : {Isa::portable, Isa::avx2, Isa::avx512_bf16, Isa::amx_bf16}) EXPECT_EQ(parse_isa(isa_name(isa)), isa);
+  for (Isa isa : {Isa::portable, Isa::avx2, Isa::avx512f, Isa::avx512_bf16, Isa::amx_bf16}) EXPECT_EQ(parse_isa(isa_name(isa)), isa);
+  EXPECT_EQ(isa_names(), (std::vector<std::string>{"portable", "avx2", "avx512f", "avx512", "amx"}));
   EXPECT_THROW(parse_isa("sse9"), Error);
 }
 

@@ -19,6 +19,7 @@
 #include "ditmk/core/parallel.hpp"
 #include "ditmk/cpu/engine.hpp"
 #include "ditmk/cpu/compute_peak.hpp"
+#include "ditmk/cpu/kernels/isa.hpp"
 #include "ditmk/cpu/stream_bandwidth.hpp"
 #include "ditmk/io/npy.hpp"
 #include "ditmk/model/synthetic.hpp"
@@ -354,7 +355,7 @@ void add_bench(CLI::App& app) {
   cmd->add_option("--backend", o->backend, "cpu or ref")->check(CLI::IsMember({"cpu", "ref"}));
   cmd->add_option("--dtype", o->dtype, "weight format of the cpu backend (int8 is timed beside bf16)")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32", "int8"}));
   cmd->add_option("--threads", o->threads, "threads (default: one per core)")->check(CLI::Range(1, 1024));
-  cmd->add_option("--isa", o->isa, "cap the CPU instruction set")->check(CLI::IsMember({"portable", "avx2", "avx512", "amx"}));
+  cmd->add_option("--isa", o->isa, "cap the CPU instruction set")->check(CLI::IsMember(cpu::isa_names()));
   cmd->add_option("--runs", o->runs, "timed runs (>= 5)")->check(CLI::Range(5, 1000));
   cmd->add_option("--warmup", o->warmup, "untimed runs first")->check(CLI::Range(0, 100));
   cmd->add_option("--observation", o->observation, "observation .npz (default: synthetic)");

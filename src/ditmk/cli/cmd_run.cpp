@@ -12,6 +12,7 @@
 #include "ditmk/cli/model_source.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/progress.hpp"
+#include "ditmk/cpu/kernels/isa.hpp"
 #include "ditmk/io/npy.hpp"
 
 namespace ditmk::cli {
@@ -164,7 +165,7 @@ void add_run(CLI::App& app) {
       ->check(CLI::IsMember({"cpu", "ref", "emu"}));
   cmd->add_option("--dtype", opt->dtype, "weight format of the fast executor")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32", "int8"}));
   cmd->add_option("--threads", opt->threads, "worker threads (default: one per core)")->check(CLI::Range(1, 1024));
-  cmd->add_option("--isa", opt->isa, "cap the CPU instruction set")->check(CLI::IsMember({"portable", "avx2", "avx512", "amx"}));
+  cmd->add_option("--isa", opt->isa, "cap the CPU instruction set")->check(CLI::IsMember(cpu::isa_names()));
   cmd->add_option("--repeat", opt->repeat, "calls on the one loaded head, each timed (load and per-call cost apart)")
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--out", opt->out, "actions as .npy (float32), or .npz with actions and per-step velocities (float64)");

@@ -5,6 +5,7 @@
 #include "ditmk/api/ditmk.hpp"
 #include "ditmk/cli/commands.hpp"
 #include "ditmk/cli/model_source.hpp"
+#include "ditmk/cpu/kernels/isa.hpp"
 #include "ditmk/serve/server.hpp"
 
 namespace ditmk::cli {
@@ -22,7 +23,7 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--backend", o->backend, "executor: cpu, ref or emu")->check(CLI::IsMember({"cpu", "ref", "emu"}));
   cmd->add_option("--dtype", o->dtype, "weight format")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32", "int8"}));
   cmd->add_option("--threads", o->threads, "worker threads (default: one per core)")->check(CLI::Range(1, 1024));
-  cmd->add_option("--isa", o->isa, "cap the CPU instruction set")->check(CLI::IsMember({"portable", "avx2", "avx512", "amx"}));
+  cmd->add_option("--isa", o->isa, "cap the CPU instruction set")->check(CLI::IsMember(cpu::isa_names()));
   cmd->add_option("--host", o->host, "address to listen on (default: loopback only)");
   cmd->add_option("--port", o->port, "TCP port")->check(CLI::Range(1, 65535));
   cmd->add_option("--api-token", o->api_token, "require this token in every request");

@@ -57,6 +57,7 @@ Chain chain_for(Isa isa, WeightFormat format) {
     case Isa::avx512_bf16:
       if (format == WeightFormat::fp32) return {detail::peak_chain_avx512_fp32, "vfmadd231ps zmm"};
       return {detail::peak_chain_avx512_bf16, "vdpbf16ps zmm"};
+    case Isa::avx512f: return {detail::peak_chain_avx512_fp32, "vfmadd231ps zmm"};
     case Isa::avx2: return {detail::peak_chain_avx2_fp32, "vfmadd231ps ymm"};
     case Isa::portable: break;
   }

@@ -1,5 +1,5 @@
-// Compute-peak chains for the AVX-512 GEMMs: vdpbf16ps (bf16 and bfp8_b weights: 16 lanes x 2
-// products) and vfmadd (fp32 weights: 16 lanes).
+// The compute-peak chain of the AVX512-BF16 GEMM: vdpbf16ps (bf16 and bfp8_b weights: 16 lanes x 2
+// products). Its fp32 weights run the AVX-512F kernel (compute_peak_avx512f.cpp).
 #include <immintrin.h>
 
 #include "ditmk/cpu/compute_peak.hpp"
@@ -21,13 +21,6 @@ double peak_chain_avx512_bf16(long iterations) {
                                        [](__m512 acc, __m512bh w) { return _mm512_dpbf16_ps(acc, w, w); });
   keep(total);
   return double(iterations) * 24 * 16 * 2 * 2;
-}
-
-double peak_chain_avx512_fp32(long iterations) {
-  const __m512 total = run_peak_chains(iterations, _mm512_setzero_ps(), _mm512_set1_ps(1e-3f),
-                                       [](__m512 acc, __m512 w) { return _mm512_fmadd_ps(w, w, acc); });
-  keep(total);
-  return double(iterations) * 24 * 16 * 2;
 }
 
 }  // namespace ditmk::cpu::detail

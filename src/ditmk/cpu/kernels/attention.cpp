@@ -480,7 +480,7 @@ void attention_prepare_keys(const AttentionArgs& a, float* prepared, std::size_t
   // A copy: every instruction set lays the keys out identically.
   const Isa isa = selected_isa();
   float* heads = prepared + kHeaderFloats;
-  if (isa >= Isa::avx512_bf16) transpose_heads_avx512(a, admissible.data(), n_keys, heads);
+  if (isa >= Isa::avx512f) transpose_heads_avx512(a, admissible.data(), n_keys, heads);
   else if (isa == Isa::avx2) transpose_heads_avx2(a, admissible.data(), n_keys, heads);
   else transpose_heads_portable(a, admissible.data(), n_keys, heads);
 }
@@ -506,7 +506,7 @@ void attention(const AttentionArgs& a, Isa isa) {
   }
   const HeadData hd{nullptr, nullptr, admissible, scores, n_keys, padded_keys(n_keys)};
   // amx_bf16 machines run the AVX-512 code
-  if (isa >= Isa::avx512_bf16) attend_heads_avx512(a, hd, key_t);
+  if (isa >= Isa::avx512f) attend_heads_avx512(a, hd, key_t);
   else if (isa == Isa::avx2) attend_heads_avx2(a, hd, key_t);
   else attend_heads_portable(a, hd, key_t);
 }

@@ -87,7 +87,7 @@ void gemm_prepare_x_columns(const GemmArgs& args, Isa isa, int64_t k_begin, int6
     }
   }
   if (isa >= Isa::avx512_bf16) detail::prepare_x_avx512(args, k);
-  else if (isa == Isa::avx2) detail::prepare_x_avx2(args, k);
+  else if (isa >= Isa::avx2) detail::prepare_x_avx2(args, k);  // avx512f reads the same floats
   else detail::prepare_x_portable(args, k);
 }
 
@@ -104,6 +104,7 @@ void gemm(const GemmArgs& args, Isa isa) {
   switch (isa) {
     case Isa::portable: return detail::gemm_portable(a);
     case Isa::avx2: return detail::gemm_avx2(a);
+    case Isa::avx512f: return detail::gemm_avx512f(a);
     case Isa::avx512_bf16:
     case Isa::amx_bf16: return detail::gemm_avx512(a);
   }

@@ -1,8 +1,8 @@
 // AVX-512 kernels. bf16 and bfp8_b weights run on vdpbf16ps: one instruction multiplies 16 columns
 // by one (k, k+1) pair of x, so x is rounded to bf16 pairs first and a k pair of a 32-column panel
 // is two zmm loads. A tile is 12 rows x 32 columns: 24 zmm accumulators, 2 for weights, the x pair
-// comes as an embedded broadcast, so each weight load feeds 12 dot products. fp32 weights use FMA in
-// the same tile shape.
+// comes as an embedded broadcast, so each weight load feeds 12 dot products. fp32 weights run the
+// AVX-512F file's FMA kernel (gemm_avx512f.cpp), in the same tile shape.
 #include <immintrin.h>
 
 #include <cstring>
@@ -91,44 +91,6 @@ struct PairMicro {
   }
 };
 
-struct Fp32Micro {
-  using XElem = float;
-  using BlockElem = float;
-  static constexpr int kTileRows = detail::kTileRows;
-  static constexpr int64_t kKPerX = 1;  // one x element per K row
-  static constexpr int64_t kBufferElems = 1;  // fp32 panels are read in place
-
-  static const float* weight_block(const PackedWeights& w, int64_t panel, int64_t k0, int64_t, float*) {
-    return packed_rows<float>(w, panel, k0);
-  }
-
-  template <int R>
-  static void tile(const float* x, int64_t x_stride, const float* block, int64_t k_count, float* acc, bool first,
-                   Prefetch next) {
-    __m512 c[R][2];
-    for (int r = 0; r < R; ++r)
-      for (int j = 0; j < 2; ++j) c[r][j] = first ? _mm512_setzero_ps() : _mm512_load_ps(acc + r * kPanelWidth + 16 * j);
-    for (int64_t k = 0; k < k_count; ++k) {
-      next.issue(k);
-      const __m512 w0 = _mm512_load_ps(block + k * kPanelWidth);
-      const __m512 w1 = _mm512_load_ps(block + k * kPanelWidth + 16);
-#pragma GCC unroll 12
-      for (int r = 0; r < R; ++r) {
-        const __m512 xv = _mm512_set1_ps(x[r * x_stride + k]);
-        c[r][0] = _mm512_fmadd_ps(w0, xv, c[r][0]);
-        c[r][1] = _mm512_fmadd_ps(w1, xv, c[r][1]);
-      }
-    }
-    next.issue_rest(k_count);
-    for (int r = 0; r < R; ++r)
-      for (int j = 0; j < 2; ++j) _mm512_store_ps(acc + r * kPanelWidth + 16 * j, c[r][j]);
-  }
-
-  static void epilogue_row(const float* acc, const float* bias, float* y, int64_t count, Activation act, OutputMode out) {
-    detail::epilogue_row(acc, bias, y, count, act, out);
-  }
-};
-
 // Columns [k_begin, k_stop) of x rows to bf16 (round to nearest even, as f32_to_bf16), zero past k
 // up to k_padded. The conversion treats fp32 subnormals as zero (the instruction's fixed DAZ), which
 // f32_to_bf16 does not.
@@ -153,7 +115,7 @@ void round_rows_to_bf16(const GemmArgs& args, int64_t k, int64_t k_padded, int64
 
 void gemm_avx512(const GemmArgs& args) {
   const PackedWeights& w = *args.weights;
-  if (w.format() == WeightFormat::fp32) return run_gemm<Fp32Micro>(args, args.x, args.x_stride, w.k());
+  if (w.format() == WeightFormat::fp32) return gemm_avx512f(args);  // FMA: AVX512-BF16 adds nothing
   if (!args.x_prepared) prepare_x_avx512(args, KRange::all(w));
   run_gemm<PairMicro>(args, reinterpret_cast<const uint16_t*>(args.scratch), scratch_row_stride(w), w.k_padded());
 }

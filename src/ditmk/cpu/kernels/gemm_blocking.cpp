@@ -14,7 +14,7 @@ bool gemm_reads_in_place(Isa isa, WeightFormat format) {
   switch (format) {
     case WeightFormat::fp32:
     case WeightFormat::int8: return true;
-    case WeightFormat::bf16: return isa >= Isa::avx512_bf16;
+    case WeightFormat::bf16: return isa >= Isa::avx512f;  // vdpbf16ps, or widened in registers
     case WeightFormat::bfp8_b: return false;
   }
   return false;

@@ -70,7 +70,7 @@ BlockRowBytes block_row_bytes(Isa isa, WeightFormat format);
 // Whether the kernel of `isa` reads `format` blocks where they lie (no decode or widening buffer).
 bool gemm_reads_in_place(Isa isa, WeightFormat format);
 // Bytes of one bf16 value (of x or of a decoded weight) as the kernel of `isa` multiplies it: 2
-// where it multiplies bf16 pairs (AVX512-BF16), 4 where it widens to fp32 (AVX2, portable).
+// where it multiplies bf16 pairs (AVX512-BF16), 4 where it widens to fp32 (AVX-512F, AVX2, portable).
 int64_t bf16_operand_bytes(Isa isa);
 
 // The pure derivation (see the top of this file) for a call of `rows` rows of x.

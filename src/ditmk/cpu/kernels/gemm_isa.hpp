@@ -20,7 +20,8 @@ void gemm_portable(const GemmArgs& args);
 // The plain C++ epilogue (bias, activation, store or accumulate) of every portable kernel.
 void portable_epilogue_row(const float* acc, const float* bias, float* y, int64_t count, Activation act, OutputMode out);
 void gemm_avx2(const GemmArgs& args);
-void gemm_avx512(const GemmArgs& args);
+void gemm_avx512(const GemmArgs& args);   // AVX512-BF16: vdpbf16ps
+void gemm_avx512f(const GemmArgs& args);  // AVX-512F: zmm FMA on x as prepare_x_avx2 rounds it
 
 // Columns [begin, end) of x that a preparation covers: begin a multiple of kPanelWidth, end one or
 // K, which takes in the zero padding up to k_padded too.

@@ -72,11 +72,12 @@ Isa detect() {
   const CpuidRegs leaf7 = cpuid(7, 0);
   const CpuidRegs leaf7_1 = cpuid(7, 1);
   const bool avx2 = bit(leaf7.ebx, 5) && bit(leaf1.ecx, 12) && bit(leaf1.ecx, 28) && bit(leaf1.ecx, 29);
-  const bool avx512 = bit(leaf7.ebx, 16) && bit(leaf7.ebx, 17) && bit(leaf7.ebx, 30) &&
-                      bit(leaf7.ebx, 31) && bit(leaf7_1.eax, 5);  // F, DQ, BW, VL, BF16
-  const bool amx = bit(leaf7.edx, 24) && bit(leaf7.edx, 22);     // AMX-TILE, AMX-BF16
+  const bool avx512f = bit(leaf7.ebx, 16) && bit(leaf7.ebx, 17) && bit(leaf7.ebx, 30) && bit(leaf7.ebx, 31);  // F, DQ, BW, VL
+  const bool avx512_bf16 = bit(leaf7_1.eax, 5);
+  const bool amx = bit(leaf7.edx, 24) && bit(leaf7.edx, 22);  // AMX-TILE, AMX-BF16
   if (!(avx2 && os_ymm)) return Isa::portable;
-  if (!(avx512 && os_zmm)) return Isa::avx2;
+  if (!(avx512f && os_zmm)) return Isa::avx2;
+  if (!avx512_bf16) return Isa::avx512f;
   if (!(amx && os_tiles && request_amx_permission())) return Isa::avx512_bf16;
   return Isa::amx_bf16;
 }
@@ -87,7 +88,7 @@ Isa environment_limit() {
   try {
     return parse_isa(value);
   } catch (const Error&) {
-    fail("DITMK_ISA: unknown instruction set '{}' (portable, avx2, avx512, amx)", value);
+    fail("DITMK_ISA: unknown instruction set '{}' (portable, avx2, avx512f, avx512, amx)", value);
   }
 }
 
@@ -99,16 +100,23 @@ std::string_view isa_name(Isa isa) {
   switch (isa) {
     case Isa::portable: return "portable";
     case Isa::avx2: return "avx2";
+    case Isa::avx512f: return "avx512f";
     case Isa::avx512_bf16: return "avx512";
     case Isa::amx_bf16: return "amx";
   }
   return "unknown";
 }
 
+std::vector<std::string> isa_names() {
+  std::vector<std::string> names;
+  for (Isa isa : {Isa::portable, Isa::avx2, Isa::avx512f, Isa::avx512_bf16, Isa::amx_bf16}) names.emplace_back(isa_name(isa));
+  return names;
+}
+
 Isa parse_isa(std::string_view name) {
-  for (Isa isa : {Isa::portable, Isa::avx2, Isa::avx512_bf16, Isa::amx_bf16})
+  for (Isa isa : {Isa::portable, Isa::avx2, Isa::avx512f, Isa::avx512_bf16, Isa::amx_bf16})
     if (name == isa_name(isa)) return isa;
-  fail("isa: unknown instruction set '{}' (portable, avx2, avx512, amx)", name);
+  fail("isa: unknown instruction set '{}' (portable, avx2, avx512f, avx512, amx)", name);
 }
 
 Isa detected_isa() {
@@ -124,13 +132,13 @@ bool int8_dot_supported(Int8Dot dot) {
     case Int8Dot::portable: return true;
     case Int8Dot::avx2: return isa_supported(Isa::avx2);
     case Int8Dot::avx_vnni: return isa_supported(Isa::avx2) && has_avx_vnni();
-    case Int8Dot::avx512_vnni: return isa_supported(Isa::avx512_bf16) && has_avx512_vnni();
+    case Int8Dot::avx512_vnni: return isa_supported(Isa::avx512f) && has_avx512_vnni();
   }
   return false;
 }
 
 Int8Dot int8_dot_for(Isa isa) {
-  if (isa >= Isa::avx512_bf16 && isa_supported(isa) && int8_dot_supported(Int8Dot::avx512_vnni)) return Int8Dot::avx512_vnni;
+  if (isa >= Isa::avx512f && isa_supported(isa) && int8_dot_supported(Int8Dot::avx512_vnni)) return Int8Dot::avx512_vnni;
   for (Int8Dot dot : {Int8Dot::avx_vnni, Int8Dot::avx2})
     if (isa >= Isa::avx2 && int8_dot_supported(dot)) return dot;
   return Int8Dot::portable;
@@ -157,7 +165,7 @@ bool isa_supported(Isa isa) { return int(isa) <= int(detected_isa()); }
 
 std::vector<Isa> supported_isas() {
   std::vector<Isa> isas;
-  for (Isa isa : {Isa::portable, Isa::avx2, Isa::avx512_bf16, Isa::amx_bf16})
+  for (Isa isa : {Isa::portable, Isa::avx2, Isa::avx512f, Isa::avx512_bf16, Isa::amx_bf16})
     if (isa_supported(isa)) isas.push_back(isa);
   return isas;
 }
