@@ -10,6 +10,9 @@ jobs=$(nproc)
 # The wheel compiles what the release build compiled, in another build directory: ccache serves it
 # (the same absolute paths; the build directory, where debug info names it, is left out of the key).
 export CCACHE_NOHASHDIR=1
+# Paths under the checkout are hashed relative to it, so a clone in another folder (CI's) reuses what
+# an earlier build of the same sources compiled.
+export CCACHE_BASEDIR=$PWD
 cmake --preset release
 cmake --build --preset release -j "$jobs"
 ctest --preset release -j "$jobs"
