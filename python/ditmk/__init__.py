@@ -76,7 +76,8 @@ class ActionHead:
     (a full-size synthetic release generated into ~/.cache/ditmk on first use).
     backend: "cpu" (the fast engine), "ref" (the float64 oracle) or "emu" (the emulated megakernel).
     dtype: weight format, "bf16", "bfp8_b", "fp32" or (cpu backend) "int8". threads: None for one per core.
-    isa: cap on the CPU instruction set ("portable", "avx2", "avx512"); None for the best.
+    isa: cap on the CPU instruction set ("portable", "avx2", "avx512f", "avx512" (with BF16), "amx");
+    None for the best.
     mask_padding: the opt-in deviation from the releases (docs/model.md): never attend padding tokens.
     """
 
