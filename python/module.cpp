@@ -108,7 +108,7 @@ struct PolicyService {
   PolicyService(const py::object& h, std::size_t max_request_bytes)
       : owner(h), head(h.cast<Head&>()), service(head.head, std::nullopt, max_request_bytes) {}
 
-  // -> (reply bytes, endpoint, error message or "")
+  // -> (reply bytes, endpoint, error message or "", warnings: the release quirks `ditmk serve` logs)
   py::tuple handle(const py::bytes& request) {
     const std::string_view bytes = bytes_of(request);
     serve::Reply reply;
@@ -117,7 +117,7 @@ struct PolicyService {
       const std::lock_guard<std::mutex> one_call_at_a_time(head.calls);
       reply = service.handle(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size());
     }
-    return py::make_tuple(py::bytes(reply.bytes), reply.endpoint, reply.error);
+    return py::make_tuple(py::bytes(reply.bytes), reply.endpoint, reply.error, py::cast(reply.warnings));
   }
 };
 

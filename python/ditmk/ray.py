@@ -57,9 +57,9 @@ class PolicyReplica:
         self.where = f"node {context.get_node_id()[:8]} replica {serve.get_replica_context().replica_id.unique_id}"
 
     def __call__(self, request: bytes):
-        """-> (the server's reply bytes, its error message or "", where it was computed)"""
-        reply, _, error = self.service.handle(request)
-        return reply, error, self.where
+        """-> (the server's reply bytes, its error message or "", its warnings, where it was computed)"""
+        reply, _, error, warnings = self.service.handle(request)
+        return reply, error, warnings, self.where
 
 
 def application(checkpoint=None, version="n15", backend="cpu", dtype="bf16", threads=None, isa=None, mask_padding=False,
@@ -129,7 +129,8 @@ class Ingress:
             self.log.flush()
 
     def _route(self, request):
-        """-> (reply bytes, error message or "", where, tries used); an error reply when every try failed."""
+        """-> (reply bytes, error message or "", warnings, where, tries used); an error reply when every
+        try failed."""
         failures = []
         for attempt in range(1, self.tries + 1):
             try:
@@ -145,14 +146,15 @@ class Ingress:
             except Exception as e:  # noqa: BLE001 - any other failure becomes the client's error reply
                 error = f"cluster: {_failure(e)}"
                 break
-        return _ditmk.error_reply(error), error, "-", attempt
+        return _ditmk.error_reply(error), error, [], "-", attempt
 
     def _answer(self, frames, endpoint, start):
-        reply, error, where, tries = self._route(frames[-1])
+        reply, error, warnings, where, tries = self._route(frames[-1])
         ms = (time.perf_counter() - start) * 1e3
         line = f"ray-serve: {endpoint} {'error' if error else 'ok'} {ms:.1f} ms on {where}"
         line += f" ({tries} tries)" if tries > 1 else ""
-        self._print(line + (f": {error}" if error else ""))
+        self._print("\n".join([line + (f": {error}" if error else ""),
+                               *(f"ray-serve: {endpoint} warning: {warning}" for warning in warnings)]))
         sender = getattr(self.local, "sender", None)
         if sender is None:
             sender = self.local.sender = self.context.socket(zmq.PUSH)

@@ -157,9 +157,16 @@ def test_the_ingress_replies_as_the_single_server(servers, requests):
         "unknown key": msgpack.packb({"endpoint": "ping", "api_token": TOKEN, "extra": 1}),
         "wrong shape (refused by a replica)": pack("get_action", dict(good, backbone_features=good["backbone_features"][:, :50])),
         "unknown embodiment (refused by a replica)": pack("get_action", dict(good, embodiment="warehouse_bot")),
+        "a release quirk (answered with a warning)": pack("get_action", dict(
+            good, action=np.full((8, 6), 0.5, np.float32), action_horizon=8, rtc_overlap_steps=4, rtc_frozen_steps=5,
+            rtc_ramp_rate=1.0)),
     }
+    since = len(clustered.lines)
     for name, raw in cases.items():
         assert raw_reply(clustered.port, raw) == raw_reply(single.port, raw), name
+    # the server's warning line, as `ditmk serve` writes it, on the ingress's log
+    assert any(line.startswith("ray-serve: get_action warning: rtc_frozen_steps 5 with rtc_overlap_steps 4")
+               for line in clustered.lines[since:]), clustered.lines[since:]
 
 
 def test_two_nodes_eight_clients_fifty_requests_each(cluster, servers, requests, reference):
