@@ -1,4 +1,5 @@
-"""`ditmk ray-serve` on a real Ray cluster of three nodes on this machine (loopback only): a head node
+"""`ditmk ray-serve` on a real Ray cluster of three nodes on this machine (every address on loopback;
+Ray Serve's replicas also open an unused gRPC port on every interface, docs/serve.md): a head node
 without CPUs and two one-CPU worker nodes, two replicas of one thread. The ingress gives the replies
 of `ditmk serve` byte for byte (refusals included), its replicas sit on both worker nodes, 8 clients x
 50 requests get the bytes a single server gives; with a replica killed mid-load every request is
@@ -34,7 +35,7 @@ CLIENT_TIMEOUT_MS = 120_000
 
 @pytest.fixture(scope="module")
 def cluster():
-    """(cluster, [worker node ids]); the test process is a driver of it (to kill replicas)."""
+    """(cluster, its two worker nodes); the test process is a driver of it (to kill replicas)."""
     cluster, nodes = ray_load.start_cluster(workers=2)
     ray.init(address=cluster.address, logging_level="WARNING", log_to_driver=False)
     yield cluster, nodes
