@@ -205,7 +205,7 @@ def _parser():
     p.add_argument("--backend", default="cpu", choices=("cpu", "ref", "emu"))
     p.add_argument("--dtype", default="bf16", choices=("bf16", "bfp8_b", "fp32", "int8"))
     p.add_argument("--threads", type=int, help="threads per replica (default: its --cpus-per-replica)")
-    p.add_argument("--isa", help="cap on the CPU instruction set (portable, avx2, avx512)")
+    p.add_argument("--isa", help="cap on the CPU instruction set (portable, avx2, avx512f, avx512, amx)")
     p.add_argument("--mask-padding", action="store_true")
     p.add_argument("--replicas", type=int, default=1, help="fixed number of replicas")
     p.add_argument("--autoscale", metavar="MIN:MAX", help="let Ray Serve scale between MIN and MAX replicas")
