@@ -51,5 +51,7 @@ function(ditmk_test name)
   target_compile_definitions(test_${name} PRIVATE
     DITMK_SOURCE_DIR="${PROJECT_SOURCE_DIR}" DITMK_BINARY_DIR="${PROJECT_BINARY_DIR}")
   ditmk_isa_flags(${srcs})
-  gtest_discover_tests(test_${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ${name})
+  # Heads the tests open keep their packed weights under the build folder, not the user's cache.
+  gtest_discover_tests(test_${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ${name}
+    ENVIRONMENT "DITMK_WEIGHT_CACHE=${PROJECT_BINARY_DIR}/test-weight-cache")
 endfunction()

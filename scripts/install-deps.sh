@@ -10,7 +10,7 @@ set -euo pipefail
 
 use=${1:-test}
 run=(cmake ninja-build g++ pkg-config libcli11-dev nlohmann-json3-dev libfmt-dev libzip-dev libzmq3-dev cppzmq-dev
-     libmsgpack-cxx-dev)
+     libmsgpack-cxx-dev libxxhash-dev)
 python=(python3 python3-dev python3-venv)
 test=(libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev pybind11-dev clang-14 libclang-rt-14-dev ccache
       python3-numpy python3-torch python3-pytest python3-zmq python3-msgpack python3-pip)

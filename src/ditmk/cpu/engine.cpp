@@ -201,7 +201,10 @@ Engine::Engine(const model::Weights& weights, int embodiment, const EngineOption
     const Isa cap = parse_isa(options.isa);
     if (cap < isa_) isa_ = cap;
   }
-  model_ = pack_model(weights, options.format, pool_.size());
+  PackedAtOpen packed = open_packed(weights, embodiment, options.format, pool_.size(), options.weight_cache);
+  model_ = std::move(packed.model);
+  weight_cache_use_ = packed.use;
+  embodiments_.emplace(embodiment, std::move(packed.embodiment));
   use_embodiment(embodiment);
   const model::ModelConfig& c = model_.config;
   ws_ = std::make_unique<Workspace>();

@@ -16,6 +16,7 @@
 #include "ditmk/core/matrix.hpp"
 #include "ditmk/cpu/kernels/isa.hpp"
 #include "ditmk/cpu/packed_model.hpp"
+#include "ditmk/cpu/weight_cache.hpp"
 #include "ditmk/cpu/worker_pool.hpp"
 #include "ditmk/model/denoise.hpp"
 #include "ditmk/model/observation.hpp"
@@ -27,6 +28,7 @@ struct EngineOptions {
   int threads = 0;  // 0: one per core
   WeightFormat format = WeightFormat::bf16;
   std::string isa;  // cap on the instruction set ("portable", "avx2", "avx512", "amx"); empty: best
+  WeightCacheOptions weight_cache;  // off unless enabled: the packed weights of a release kept on disk
 };
 
 class Engine {
@@ -53,6 +55,8 @@ class Engine {
   const PackedModel& packed() const { return model_; }
   const PackedEmbodiment& packed_embodiment() const { return *embodiment_; }
   Isa isa() const { return isa_; }
+  // Whether the packed weights came from the weight cache, were written to it, or neither.
+  WeightCacheUse weight_cache_use() const { return weight_cache_use_; }
   int threads() const { return pool_.size(); }
 
  private:
@@ -62,6 +66,7 @@ class Engine {
 
   const model::Weights& weights_;  // the caller keeps the mapped checkpoint alive
   Isa isa_;
+  WeightCacheUse weight_cache_use_ = WeightCacheUse::off;
   PackedModel model_;
   std::map<int, PackedEmbodiment> embodiments_;
   const PackedEmbodiment* embodiment_ = nullptr;

@@ -1,10 +1,10 @@
 #include "ditmk/cpu/packed_model.hpp"
 
 #include <cstring>
-#include <functional>
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/parallel.hpp"
+#include "ditmk/cpu/weight_cache_file.hpp"
 #include "ditmk/model/precompute.hpp"
 #include "ditmk/model/float64_ops.hpp"
 
@@ -36,10 +36,6 @@ Tensor stack_rows(const std::vector<TensorView>& parts) {
   }
   return out;
 }
-
-struct PackJob {
-  std::function<void()> run;
-};
 
 }  // namespace
 
@@ -78,31 +74,62 @@ const float* PackedModel::vector(const TensorView& v) const {
 
 namespace {
 
-// Packs what `add` collected, the jobs split over the threads.
+// Packs what `add` collected, the jobs split over the threads, then records each in the cache file
+// in the order they were added; with a cache file to read, takes each from it instead.
 struct Packer {
   WeightFormat format;
-  std::vector<PackJob> jobs;
-  void add(PackedLinear& dst, TensorView weight, const TensorView& bias, WeightLayout layout, std::string name) {
+  PackCache cache;
+  struct Job {
+    PackedWeights* dst;
+    TensorView weight;
+    WeightLayout layout;
+    std::string name;
+  };
+  std::vector<Job> jobs;
+  // weight.data may be null when the cache is read (only the shape is needed then).
+  void add_weights(PackedWeights& dst, const TensorView& weight, WeightLayout layout, std::string name) {
+    if (cache.from) {
+      const int64_t rows = weight.shape[0], cols = weight.shape[1];
+      dst = layout == WeightLayout::out_in ? cache.from->matrix(name, format, rows, cols)
+                                           : cache.from->matrix(name, format, cols, rows);
+      return;
+    }
+    jobs.push_back({&dst, weight, layout, std::move(name)});
+  }
+  void add(PackedLinear& dst, const TensorView& weight, const TensorView& bias, WeightLayout layout, std::string name) {
     dst.bias = to_floats(bias);
-    jobs.push_back({[&dst, weight, layout, format = format, name] { dst.weights = PackedWeights::pack(weight, layout, format, name); }});
+    add_weights(dst.weights, weight, layout, std::move(name));
   }
   void run(int threads) {
     parallel_ranges(int(jobs.size()), threads, [&](int j0, int j1) {
-      for (int j = j0; j < j1; ++j) jobs[j].run();
+      for (int j = j0; j < j1; ++j) *jobs[j].dst = PackedWeights::pack(jobs[j].weight, jobs[j].layout, format, jobs[j].name);
     });
+    if (cache.to)
+      for (const Job& job : jobs) cache.to->matrix(job.name, *job.dst);
+  }
+  // A weight-only table: computed by `compute` (and recorded), or read from the cache.
+  template <typename Compute>
+  void table(std::vector<float>& dst, std::string_view name, std::size_t count, Compute compute) {
+    if (cache.from) {
+      dst = cache.from->table(name, count);
+      return;
+    }
+    compute();
+    require(dst.size() == count, "cpu engine: table {} has {} values, expected {}", name, dst.size(), count);
+    if (cache.to) cache.to->table(name, dst);
   }
 };
 
 }  // namespace
 
-PackedModel pack_model(const model::Weights& w, WeightFormat format, int threads) {
+PackedModel pack_model(const model::Weights& w, WeightFormat format, int threads, PackCache cache) {
   const model::ModelConfig& c = w.config;
   const int D = c.dims.width;
   PackedModel pm;
   pm.config = c;
   pm.format = format;
   pm.blocks.resize(c.n_blocks);
-  Packer packer{format};
+  Packer packer{format, cache};
   std::vector<Tensor> fused(c.n_blocks);
   for (int b = 0; b < c.n_blocks; ++b) {
     const model::DitBlock& blk = w.blocks[b];
@@ -112,15 +139,19 @@ PackedModel pack_model(const model::Weights& w, WeightFormat format, int threads
     if (pb.cross) {
       packer.add(pb.qkv, blk.q.weight, blk.q.bias, WeightLayout::out_in, name + ".attn1.to_q");
     } else {
-      fused[b] = stack_rows({blk.q.weight, blk.k.weight, blk.v.weight});
       pb.qkv.bias = to_floats(blk.q.bias);
       for (const auto* bias : {&blk.k.bias, &blk.v.bias}) {
         const auto more = to_floats(*bias);
         pb.qkv.bias.insert(pb.qkv.bias.end(), more.begin(), more.end());
       }
-      packer.jobs.push_back({[&pb, view = fused[b].view(), format, name] {
-        pb.qkv.weights = PackedWeights::pack(view, WeightLayout::out_in, format, name + ".attn1.qkv");
-      }});
+      // the fused rows are stacked only to be packed; read from a cache file only their shape counts
+      TensorView qkv{blk.q.weight.dtype, {blk.q.weight.shape[0] + blk.k.weight.shape[0] + blk.v.weight.shape[0],
+                                          blk.q.weight.shape[1]}, nullptr};
+      if (!cache.from) {
+        fused[b] = stack_rows({blk.q.weight, blk.k.weight, blk.v.weight});
+        qkv = fused[b].view();
+      }
+      packer.add_weights(pb.qkv.weights, qkv, WeightLayout::out_in, name + ".attn1.qkv");
     }
     packer.add(pb.out, blk.out.weight, blk.out.bias, WeightLayout::out_in, name + ".attn1.to_out.0");
     packer.add(pb.ff1, blk.ff1.weight, blk.ff1.bias, WeightLayout::out_in, name + ".ff.net.0.proj");
@@ -144,11 +175,15 @@ PackedModel pack_model(const model::Weights& w, WeightFormat format, int threads
   packer.run(threads);
 
   // weight-only tables, once, in float64
-  const auto tables = model::dit_step_tables<double>(model::Float64Ops{threads}, w);
-  for (int s = 0; s < c.n_steps; ++s) {
-    for (double v : tables.adaln[s].data) pm.adaln.push_back(float(v));
-    for (double v : tables.out_modulation[s].data) pm.out_shift_scale.push_back(float(v));
-  }
+  const std::size_t steps = std::size_t(c.n_steps);
+  packer.table(pm.adaln, "adaln", steps * std::size_t(c.n_blocks) * 2 * D, [&] {
+    const auto tables = model::dit_step_tables<double>(model::Float64Ops{threads}, w);
+    for (std::size_t s = 0; s < steps; ++s) {
+      for (double v : tables.adaln[s].data) pm.adaln.push_back(float(v));
+      for (double v : tables.out_modulation[s].data) pm.out_shift_scale.push_back(float(v));
+    }
+  });
+  packer.table(pm.out_shift_scale, "out_shift_scale", steps * 2 * D, [] {});  // computed with adaln
   pm.position_rows.resize(std::size_t(c.horizon) * D);
   for (int r = 0; r < c.horizon; ++r)
     for (int i = 0; i < D; ++i) pm.position_rows[std::size_t(r) * D + i] = float(w.position(r, i));
@@ -156,12 +191,12 @@ PackedModel pack_model(const model::Weights& w, WeightFormat format, int threads
   return pm;
 }
 
-PackedEmbodiment pack_embodiment(const model::Weights& w, int id, PackedModel& pm, int threads) {
+PackedEmbodiment pack_embodiment(const model::Weights& w, int id, PackedModel& pm, int threads, PackCache cache) {
   const int D = w.config.dims.width;
   PackedEmbodiment pe;
   pe.source = w.embodiment(id);
   const model::EmbodimentWeights& e = pe.source;
-  Packer packer{pm.format};
+  Packer packer{pm.format, cache};
   packer.add(pe.enc1, e.enc1.weight, e.enc1.bias, WeightLayout::in_out, "action_encoder.W1");
   const TensorView enc2_action{e.enc2.weight.dtype, {D, D}, e.enc2.weight.data};  // rows 0..D-1: the action half
   packer.add(pe.enc2_action, enc2_action, e.enc2.bias, WeightLayout::in_out, "action_encoder.W2");
@@ -171,8 +206,10 @@ PackedEmbodiment pack_embodiment(const model::Weights& w, int id, PackedModel& p
   packer.add(pm.precompute[e.state1.weight.data], e.state1.weight, e.state1.bias, WeightLayout::in_out, "state_encoder.layer1");
   packer.add(pm.precompute[e.state2.weight.data], e.state2.weight, e.state2.bias, WeightLayout::in_out, "state_encoder.layer2");
   packer.run(threads);
-  const auto tau = model::tau_bias_table<double>(model::Float64Ops{threads}, w, e);
-  for (double v : tau.data) pe.tau_bias.push_back(float(v));
+  packer.table(pe.tau_bias, "tau_bias", std::size_t(w.config.n_steps) * D, [&] {
+    const auto tau = model::tau_bias_table<double>(model::Float64Ops{threads}, w, e);
+    for (double v : tau.data) pe.tau_bias.push_back(float(v));
+  });
   return pe;
 }
 

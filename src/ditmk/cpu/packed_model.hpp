@@ -58,9 +58,20 @@ struct PackedModel {
   const float* vector(const TensorView& v) const;
 };
 
+class WeightCacheReader;
+class WeightCacheWriter;
+
+// A weight cache file the packing takes its matrices and tables from (in the order it would make
+// them; WeightCacheMismatch when the file's entries differ), or records them to as it packs them.
+struct PackCache {
+  WeightCacheReader* from = nullptr;
+  WeightCacheWriter* to = nullptr;
+};
+
 // Everything but the embodiment-specific layers.
-PackedModel pack_model(const model::Weights& weights, WeightFormat format, int threads);
+PackedModel pack_model(const model::Weights& weights, WeightFormat format, int threads, PackCache cache = {});
 // Embodiment `id`'s layers; its state encoder goes into model.precompute.
-PackedEmbodiment pack_embodiment(const model::Weights& weights, int id, PackedModel& model, int threads);
+PackedEmbodiment pack_embodiment(const model::Weights& weights, int id, PackedModel& model, int threads,
+                                 PackCache cache = {});
 
 }  // namespace ditmk::cpu

@@ -91,6 +91,37 @@ const float* bfp8_step_table() {
   return table.data();
 }
 
+void PackedWeights::set_shape(WeightFormat format, int64_t n, int64_t k) {
+  format_ = format;
+  n_ = n, k_ = k;
+  const int64_t align = k_alignment(format);
+  k_padded_ = (k + align - 1) / align * align;
+  const std::size_t panel_values = std::size_t(k_padded_ * kPanelWidth);
+  switch (format) {
+    case WeightFormat::fp32: panel_bytes_ = panel_values * 4; break;
+    case WeightFormat::bf16: panel_bytes_ = panel_values * 2; break;
+    case WeightFormat::bfp8_b: panel_bytes_ = std::size_t(k_padded_ / kKAlign) * kBfp8GroupBytes; break;
+    case WeightFormat::int8: panel_bytes_ = std::size_t(k_padded_ / kInt8Block) * kInt8GroupBytes; break;
+  }
+}
+
+std::size_t PackedWeights::bytes_for(WeightFormat format, int64_t n, int64_t k) {
+  PackedWeights w;
+  w.set_shape(format, n, k);
+  return w.bytes();
+}
+
+PackedWeights PackedWeights::view(WeightFormat format, int64_t n, int64_t k, const std::byte* data,
+                                  std::shared_ptr<const void> owner) {
+  require(n > 0 && k > 0, "packed weight view: shape [{}, {}] is empty", n, k);
+  require(reinterpret_cast<uintptr_t>(data) % 64 == 0, "packed weight view: data is not 64-byte aligned");
+  PackedWeights w;
+  w.set_shape(format, n, k);
+  w.data_ = data;
+  w.owner_ = std::move(owner);
+  return w;
+}
+
 PackedWeights PackedWeights::pack(const TensorView& source, WeightLayout layout, WeightFormat format,
                                   std::string_view name) {
   require(source.shape.size() == 2 && source.shape[0] > 0 && source.shape[1] > 0,
@@ -99,19 +130,10 @@ PackedWeights PackedWeights::pack(const TensorView& source, WeightLayout layout,
           "{}: weight dtype {} is not F32, BF16 or F16", name, dtype_name(source.dtype));
   require(source.data != nullptr, "{}: weight has no data", name);
   PackedWeights w;
-  w.format_ = format;
-  w.n_ = layout == WeightLayout::out_in ? source.shape[0] : source.shape[1];
-  w.k_ = layout == WeightLayout::out_in ? source.shape[1] : source.shape[0];
-  const int64_t align = k_alignment(format);
-  w.k_padded_ = (w.k_ + align - 1) / align * align;
-  const std::size_t panel_values = std::size_t(w.k_padded_ * kPanelWidth);
-  switch (format) {
-    case WeightFormat::fp32: w.panel_bytes_ = panel_values * 4; break;
-    case WeightFormat::bf16: w.panel_bytes_ = panel_values * 2; break;
-    case WeightFormat::bfp8_b: w.panel_bytes_ = std::size_t(w.k_padded_ / kKAlign) * kBfp8GroupBytes; break;
-    case WeightFormat::int8: w.panel_bytes_ = std::size_t(w.k_padded_ / kInt8Block) * kInt8GroupBytes; break;
-  }
-  w.storage_ = Tensor(DType::U8, {int64_t(w.panel_bytes_) * w.panels()});
+  w.set_shape(format, layout == WeightLayout::out_in ? source.shape[0] : source.shape[1],
+              layout == WeightLayout::out_in ? source.shape[1] : source.shape[0]);
+  w.storage_ = Tensor(DType::U8, {int64_t(w.bytes())});
+  w.data_ = w.storage_.bytes();
 
   const std::vector<float> dense = read_as_n_by_k(source, layout, w.n_, w.k_);
   const auto at = [&](int64_t n, int64_t k) { return n < w.n_ && k < w.k_ ? dense[std::size_t(n * w.k_ + k)] : 0.0f; };

@@ -19,6 +19,7 @@
 // of 32.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 
 #include "ditmk/core/tensor.hpp"
@@ -46,6 +47,13 @@ class PackedWeights {
   // source: a 2-D F32/BF16/F16 tensor; name is used in error messages only.
   static PackedWeights pack(const TensorView& source, WeightLayout layout, WeightFormat format,
                             std::string_view name = "weight");
+  // Packed bytes kept elsewhere (a mapped weight cache file), used in place: `data` holds
+  // bytes_for(format, n, k) bytes exactly as pack() lays them out, 64-byte aligned (the kernels'
+  // aligned loads); `owner` keeps that memory alive as long as any view of it.
+  static PackedWeights view(WeightFormat format, int64_t n, int64_t k, const std::byte* data,
+                            std::shared_ptr<const void> owner);
+  // The packed size of an [n, k] weight in `format`.
+  static std::size_t bytes_for(WeightFormat format, int64_t n, int64_t k);
 
   WeightFormat format() const { return format_; }
   int64_t n() const { return n_; }
@@ -53,8 +61,9 @@ class PackedWeights {
   int64_t k_padded() const { return k_padded_; }
   int64_t panels() const { return (n_ + kPanelWidth - 1) / kPanelWidth; }
   std::size_t panel_bytes() const { return panel_bytes_; }
-  std::size_t bytes() const { return storage_.nbytes(); }
-  const std::byte* panel(int64_t index) const { return storage_.bytes() + std::size_t(index) * panel_bytes_; }
+  std::size_t bytes() const { return panel_bytes_ * std::size_t(panels()); }
+  const std::byte* data() const { return data_; }
+  const std::byte* panel(int64_t index) const { return data_ + std::size_t(index) * panel_bytes_; }
 
   // The weight W[n][k] as the kernels multiply it (after rounding or quantisation; for int8 the
   // fp32 product of its integer and its block's scale, which the kernels never form).
@@ -75,7 +84,10 @@ class PackedWeights {
   WeightFormat format_ = WeightFormat::bf16;
   int64_t n_ = 0, k_ = 0, k_padded_ = 0;
   std::size_t panel_bytes_ = 0;
+  const std::byte* data_ = nullptr;  // storage_'s bytes, or memory `owner_` keeps alive
   Tensor storage_;
+  std::shared_ptr<const void> owner_;
+  void set_shape(WeightFormat format, int64_t n, int64_t k);
 };
 
 // 2^(e - 133) for every bfp8_b shared exponent byte e: the weight of one magnitude step.

@@ -1,0 +1,53 @@
+#pragma once
+// The packed-weight cache: opening a release packs its weights once and keeps them in a file of the
+// user's cache folder; later opens of the same release, format and packing map that file and use
+// the packed weights in place instead of packing again (docs/performance.md, "Opening a head").
+//
+// One file per weight_cache_key (release content, format, embodiment, packing version), named by
+// it. Written whole or not at all (a temporary beside it, fsync, rename); a file that does not
+// check out is packed again and rewritten; the folder is kept under a size bound by deleting the
+// least recently used files. A folder that cannot be written means no cache, never a failure.
+#include <cstdint>
+#include <string>
+
+#include "ditmk/cpu/packed_model.hpp"
+
+namespace ditmk::cpu {
+
+inline constexpr uint64_t kDefaultWeightCacheBytes = uint64_t(16) << 30;
+
+struct WeightCacheOptions {
+  bool enabled = false;
+  std::string dir;                             // empty: default_weight_cache_dir()
+  uint64_t max_bytes = kDefaultWeightCacheBytes;  // the folder's bound, in bytes of cache files
+};
+
+// $DITMK_WEIGHT_CACHE, else $DITMK_CACHE/packed, else $XDG_CACHE_HOME/ditmk/packed, else
+// ~/.cache/ditmk/packed (the default model's cache folder, and a folder of its own in it).
+std::string default_weight_cache_dir();
+// False where DITMK_WEIGHT_CACHE is "off": the environment's way to skip the cache.
+bool weight_cache_allowed_by_environment();
+
+// What open_packed did, for ModelInfo and the logs.
+enum class WeightCacheUse { off, mapped, written, unavailable };
+std::string_view weight_cache_use_name(WeightCacheUse use);  // "off", "mapped", "written", "unavailable"
+
+struct PackedAtOpen {
+  PackedModel model;
+  PackedEmbodiment embodiment;  // `embodiment`'s layers, packed with the model
+  WeightCacheUse use = WeightCacheUse::off;
+  std::string file;             // the cache file mapped or written
+};
+
+// The model and embodiment `embodiment` packed in `format`: mapped from the cache file when one
+// checks out, else packed (and the file written when the cache is enabled). A cache file that does
+// not check out, or a folder that cannot be written, prints one warning line to stderr.
+PackedAtOpen open_packed(const model::Weights& weights, int embodiment, WeightFormat format, int threads,
+                         const WeightCacheOptions& options);
+
+// Deletes the least recently used cache files of `dir` (by modification time: a mapped file is
+// touched on each use) until the rest total at most max_bytes; `keep` is never deleted. Also
+// removes temporaries a killed writer left behind (over a day old). Errors are ignored.
+void evict_weight_cache(const std::string& dir, uint64_t max_bytes, const std::string& keep = "");
+
+}  // namespace ditmk::cpu
