@@ -176,12 +176,14 @@ PYBIND11_MODULE(_ditmk, m) {
   });
   py::class_<Head>(m, "Head")
       .def(py::init([](const std::string& checkpoint, const std::string& version, const std::string& backend,
-                       const std::string& dtype, int threads, const std::string& isa, bool mask_padding) {
+                       const std::string& dtype, int threads, const std::string& isa, bool mask_padding,
+                       bool weight_cache) {
              py::gil_scoped_release released;  // loading and packing take seconds
-             return std::make_unique<Head>(OpenOptions{checkpoint, version, backend, dtype, threads, isa, mask_padding});
+             return std::make_unique<Head>(
+                 OpenOptions{checkpoint, version, backend, dtype, threads, isa, mask_padding, weight_cache});
            }),
            py::arg("checkpoint"), py::arg("version"), py::arg("backend"), py::arg("dtype"), py::arg("threads"),
-           py::arg("isa"), py::arg("mask_padding"))
+           py::arg("isa"), py::arg("mask_padding"), py::arg("weight_cache") = true)
       .def_property_readonly("info", [](const Head& h) { return json_to_python(h.head.info().to_json()); })
       .def(
           "synthetic_observation",

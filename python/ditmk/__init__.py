@@ -79,13 +79,16 @@ class ActionHead:
     isa: cap on the CPU instruction set ("portable", "avx2", "avx512f", "avx512" (with BF16), "amx");
     None for the best.
     mask_padding: the opt-in deviation from the releases (docs/model.md): never attend padding tokens.
+    weight_cache: (cpu) map the packed weights from the weight cache when an earlier open of the same
+    release and dtype left them there, else pack them and keep them for the next open; False packs
+    afresh and writes nothing (docs/python.md, "Opening fast"). info["weight_cache"] says which happened.
     """
 
     def __init__(self, checkpoint=None, version="n15", backend="cpu", dtype="bf16", threads=None, isa=None,
-                 mask_padding=False):
+                 mask_padding=False, weight_cache=True):
         self._head = _ditmk.Head(checkpoint="" if checkpoint is None else str(checkpoint), version=version,
                                  backend=backend, dtype=dtype, threads=0 if threads is None else int(threads),
-                                 isa=isa or "", mask_padding=bool(mask_padding))
+                                 isa=isa or "", mask_padding=bool(mask_padding), weight_cache=bool(weight_cache))
         self.info = self._head.info
 
     def get_action(self, features, attention_mask=None, image_mask=None, state=None, embodiment="new_embodiment",

@@ -15,7 +15,7 @@ nlohmann::json ModelInfo::to_json() const {
           {"future_tokens", future_tokens}, {"action_dim", action_dim},   {"state_dim", state_dim},
           {"state_history", state_history}, {"horizon", horizon},         {"n_steps", n_steps},
           {"n_embodiments", n_embodiments}, {"embodiments", embodiments}, {"default_embodiment", default_embodiment},
-          {"mask_padding", mask_padding}};
+          {"mask_padding", mask_padding},   {"weight_cache", weight_cache}};
 }
 
 struct ActionHead::State {
@@ -49,6 +49,7 @@ ModelInfo describe_head(const model::Weights& w, const OpenOptions& o, const api
   i.n_steps = c.n_steps, i.n_embodiments = c.n_embodiments, i.embodiments = c.embodiment_ids;
   i.default_embodiment = model::default_embodiment(c);
   i.mask_padding = c.mask_padding;
+  i.weight_cache = backend.weight_cache();
   return i;
 }
 

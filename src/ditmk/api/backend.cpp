@@ -16,9 +16,14 @@ namespace {
 class CpuBackend : public Backend {
  public:
   CpuBackend(const model::Weights& w, int embodiment, const OpenOptions& o, int threads)
-      : engine_(w, embodiment, {threads, cpu::parse_weight_format(o.dtype), o.isa}) {
+      : engine_(w, embodiment, {threads, cpu::parse_weight_format(o.dtype), o.isa, weight_cache_options(o)}) {
     // One denoise on the built-in synthetic observation at open: the heap the per-call activations
     // reuse is faulted in here, so the first real call costs what later ones do (it was ~1.5x).
+    // Not when the packed weights were mapped from the weight cache: its checksum pass has already
+    // mapped every weight page, and the first call then faults in only its ~60 MB of activations
+    // (14,000 minor faults on full-size N1.5, tens of ms against a call of seconds;
+    // docs/performance.md, "Opening a head"), while this denoise would be most of the open.
+    if (engine_.weight_cache_use() == cpu::WeightCacheUse::mapped) return;
     const model::Observation obs = model::synthetic_observation(w.config, 0);
     engine_.run(obs, model::noise_matrix(model::synthetic_noise(w.config, 0).view(), w.config, "warm-up noise"));
   }
@@ -28,8 +33,15 @@ class CpuBackend : public Backend {
   }
   std::string isa() const override { return std::string(cpu::isa_name(engine_.isa())); }
   int threads() const override { return engine_.threads(); }
+  std::string weight_cache() const override { return std::string(cpu::weight_cache_use_name(engine_.weight_cache_use())); }
 
  private:
+  static cpu::WeightCacheOptions weight_cache_options(const OpenOptions& o) {
+    cpu::WeightCacheOptions cache;
+    cache.enabled = o.weight_cache;
+    cache.dir = o.weight_cache_dir;
+    return cache;
+  }
   cpu::Engine engine_;
 };
 

@@ -14,6 +14,7 @@ class Backend {
   virtual model::DenoiseResult run(const model::Observation& obs, const model::EulerStart& start, int embodiment) = 0;
   virtual std::string isa() const = 0;  // the instruction set in use, or how it computes
   virtual int threads() const = 0;
+  virtual std::string weight_cache() const { return "off"; }  // ModelInfo::weight_cache
 };
 
 // Error naming the option when backend, dtype or isa is not one ditmk has (checked before any loading).

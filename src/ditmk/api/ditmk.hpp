@@ -35,6 +35,11 @@ struct OpenOptions {
   int threads = 0;               // 0: one per core
   std::string isa;               // cap on the CPU instruction set (portable, avx2, avx512, amx); empty: best
   bool mask_padding = false;     // the opt-in deviation of docs/model.md (default: as released)
+  // cpu: keep the packed weights in a cache file and map it on the next open of the same release,
+  // format and embodiment instead of packing again (docs/performance.md, "Opening a head").
+  // DITMK_WEIGHT_CACHE=off in the environment turns it off as well.
+  bool weight_cache = true;
+  std::string weight_cache_dir;  // empty: $DITMK_WEIGHT_CACHE, else ~/.cache/ditmk/packed (XDG_CACHE_HOME honoured)
 };
 
 // What a head is: the model's facts and how it runs.
@@ -46,6 +51,7 @@ struct ModelInfo {
   std::map<std::string, int> embodiments;  // tag -> slot
   std::string default_embodiment;          // new_embodiment where the release names it, else "0"
   bool mask_padding = false;
+  std::string weight_cache = "off";        // cpu: mapped, written or unavailable when the weight cache is on
   nlohmann::json to_json() const;
 };
 

@@ -77,7 +77,7 @@ void write_output(const std::string& path, const model::DenoiseResult& r) {
 void run(const RunOptions& opt) {
   const auto open_start = Clock::now();
   ActionHead head({opt.model.checkpoint, opt.model.version, opt.backend, opt.dtype, opt.threads, opt.isa,
-                   opt.model.mask_padding});
+                   opt.model.mask_padding, !opt.model.no_weight_cache});
   const double open_ms = ms_since(open_start);
   const ModelInfo& info = head.info();
   const model::Observation obs =
@@ -118,6 +118,7 @@ void run(const RunOptions& opt) {
                                       {"horizon", info.horizon},
                                       {"action_dim", info.action_dim},
                                       {"open_ms", open_ms},
+                                      {"weight_cache", info.weight_cache},
                                       {"ms", call_ms.back()},
                                       {"call_ms", call_ms},
                                       {"actions", rows}}.dump());
@@ -132,7 +133,8 @@ void run(const RunOptions& opt) {
                opt.out.empty() ? "" : ", wrote " + opt.out);
     return;
   }
-  fmt::print("{}: opened in {:.1f} ms\n", head_line, open_ms);
+  fmt::print("{}: opened in {:.1f} ms{}\n", head_line, open_ms,
+             info.weight_cache == "mapped" ? " (packed weights mapped from the weight cache)" : "");
   for (std::size_t i = 0; i < call_ms.size(); ++i)
     fmt::print("  call {}: actions [{}, {}] in {:.1f} ms\n", i + 1, info.horizon, info.action_dim, call_ms[i]);
   for (int r = 0; r < std::min(result.actions.rows, 4); ++r) {
@@ -149,6 +151,7 @@ void add_run(CLI::App& app) {
   auto opt = std::make_shared<RunOptions>();
   auto* cmd = app.add_subcommand("run", "denoise one action chunk");
   add_model_options(*cmd, opt->model);
+  add_weight_cache_flag(*cmd, opt->model);
   cmd->add_option("--observation", opt->observation, ".npz with features [S, ctx], optional attention_mask, image_mask, input_ids, state");
   cmd->add_option("--embodiment", opt->embodiment, "embodiment id or tag (default: new_embodiment)");
   cmd->add_option("--image-token-id", opt->image_token_id, "token id of image tokens in input_ids");

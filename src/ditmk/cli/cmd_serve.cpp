@@ -20,6 +20,7 @@ void add_serve(CLI::App& app) {
   auto o = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("serve", "serve actions over ZeroMQ in GR00T's inference wire format");
   add_model_options(*cmd, o->model);
+  add_weight_cache_flag(*cmd, o->model);
   cmd->add_option("--backend", o->backend, "executor: cpu, ref or emu")->check(CLI::IsMember({"cpu", "ref", "emu"}));
   cmd->add_option("--dtype", o->dtype, "weight format")->check(CLI::IsMember({"bf16", "bfp8_b", "fp32", "int8"}));
   cmd->add_option("--threads", o->threads, "worker threads (default: one per core)")->check(CLI::Range(1, 1024));
@@ -30,7 +31,8 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--max-request-mb", o->max_request_mb, "refuse larger requests before decoding them")
       ->check(CLI::Range(0.001, 4096.0));
   cmd->callback([o] {
-    ActionHead head({o->model.checkpoint, o->model.version, o->backend, o->dtype, o->threads, o->isa, o->model.mask_padding});
+    ActionHead head({o->model.checkpoint, o->model.version, o->backend, o->dtype, o->threads, o->isa, o->model.mask_padding,
+                     !o->model.no_weight_cache});
     serve::ServerOptions options;
     options.host = o->host, options.port = o->port;
     if (!o->api_token.empty()) options.api_token = o->api_token;

@@ -12,6 +12,12 @@ void add_model_options(CLI::App& cmd, ModelSource& source) {
                "in N1.5's cross blocks, the plain DiT and the VL self-attention)");
 }
 
+void add_weight_cache_flag(CLI::App& cmd, ModelSource& source) {
+  cmd.add_flag("--no-weight-cache", source.no_weight_cache,
+               "pack the weights afresh instead of mapping them from the weight cache, and write no cache file "
+               "(also DITMK_WEIGHT_CACHE=off)");
+}
+
 model::Weights load_model(const ModelSource& source) {
   OpenOptions options;
   options.checkpoint = source.checkpoint, options.version = source.version, options.mask_padding = source.mask_padding;
