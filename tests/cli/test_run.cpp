@@ -94,6 +94,25 @@ TEST_P(RunCommand, ReferenceAgreesWithIndependentTorchImplementation) {
 INSTANTIATE_TEST_SUITE_P(Versions, RunCommand, ::testing::Values(Version::n15, Version::n16, Version::n17),
                          [](const auto& info) { return name_of(info.param); });
 
+TEST(RunCommand, TheWeightCacheIsWrittenThenMappedAndCanBeSkipped) {
+  const TinyFixture& f = tiny_fixture(Version::n15);
+  TempDir cache;
+  const std::string run = "DITMK_WEIGHT_CACHE=" + cache.path().string() + " " + ditmk_binary() +
+                          " run --json --dtype bfp8_b --threads 2 --checkpoint " + f.release + " --noise " + f.noise;
+  const auto report = [](const CliResult& r) { return nlohmann::json::parse(r.out); };
+  const CliResult skipped = run_command(run + " --no-weight-cache");
+  ASSERT_EQ(skipped.exit_code, 0) << skipped.err;
+  EXPECT_EQ(report(skipped)["weight_cache"], "off");
+  EXPECT_TRUE(std::filesystem::is_empty(cache.path()));
+  const CliResult written = run_command(run), mapped = run_command(run);
+  ASSERT_EQ(written.exit_code, 0) << written.err;
+  ASSERT_EQ(mapped.exit_code, 0) << mapped.err;
+  EXPECT_EQ(report(written)["weight_cache"], "written");
+  EXPECT_EQ(report(mapped)["weight_cache"], "mapped");
+  EXPECT_EQ(report(mapped)["actions"], report(skipped)["actions"]);
+  EXPECT_EQ(report(written)["actions"], report(skipped)["actions"]);
+}
+
 TEST(RunCommand, InputIdsGiveTheSameKeysAsAnImageMask) {
   const TinyFixture& f = tiny_fixture(Version::n16);
   TempDir dir;
