@@ -209,6 +209,20 @@ TEST(WeightCache, TheDefaultFolderFollowsTheEnvironment) {
   ::unsetenv("DITMK_CACHE");
 }
 
+TEST(WeightCache, TheBoundComesFromTheEnvironmentWhereSet) {
+  EXPECT_EQ(weight_cache_max_bytes(123), 123u);
+  ::setenv("DITMK_WEIGHT_CACHE_MAX_GB", "0.5", 1);
+  EXPECT_EQ(weight_cache_max_bytes(123), uint64_t(1) << 29);
+  ::setenv("DITMK_WEIGHT_CACHE_MAX_GB", "lots", 1);
+  try {
+    weight_cache_max_bytes(123);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "DITMK_WEIGHT_CACHE_MAX_GB: 'lots' is not a positive number of GiB");
+  }
+  ::unsetenv("DITMK_WEIGHT_CACHE_MAX_GB");
+}
+
 TEST(WeightCache, TheKeyNamesFormatAndEmbodimentButNotTheThreadCount) {
   const model::Weights& w = *release().weights;
   const Digest128 key = weight_cache_key(w, WeightFormat::bf16, kEmbodiment, 1);

@@ -30,6 +30,16 @@ bool weight_cache_allowed_by_environment() {
   return dir == nullptr || std::string_view(dir) != "off";
 }
 
+uint64_t weight_cache_max_bytes(uint64_t fallback) {
+  const char* value = std::getenv("DITMK_WEIGHT_CACHE_MAX_GB");
+  if (value == nullptr || *value == '\0') return fallback;
+  char* end = nullptr;
+  const double gib = std::strtod(value, &end);
+  if (end == value || *end != '\0' || !(gib > 0) || gib > 1e9)
+    fail("DITMK_WEIGHT_CACHE_MAX_GB: '{}' is not a positive number of GiB", value);
+  return uint64_t(gib * double(uint64_t(1) << 30));
+}
+
 std::string_view weight_cache_use_name(WeightCacheUse use) {
   switch (use) {
     case WeightCacheUse::off: return "off";
@@ -56,6 +66,7 @@ void warn(const std::string& what) { fmt::print(stderr, "warning: weight cache: 
 PackedAtOpen open_packed(const model::Weights& w, int embodiment, WeightFormat format, int threads,
                          const WeightCacheOptions& options) {
   if (!options.enabled || !weight_cache_allowed_by_environment()) return pack(w, embodiment, format, threads, {});
+  const uint64_t max_bytes = weight_cache_max_bytes(options.max_bytes);  // a bad value fails before any work
   const std::string dir = options.dir.empty() ? default_weight_cache_dir() : options.dir;
   const Digest128 key = weight_cache_key(w, format, embodiment, threads);
   const std::string path = (fs::path(dir) / fmt::format("{}-{}{}", key.hex(), weight_format_name(format),
@@ -81,7 +92,7 @@ PackedAtOpen open_packed(const model::Weights& w, int embodiment, WeightFormat f
   PackedAtOpen p = pack(w, embodiment, format, threads, {.to = &writer});
   if (writer.commit()) {
     p.use = WeightCacheUse::written, p.file = path;
-    evict_weight_cache(dir, options.max_bytes, path);
+    evict_weight_cache(dir, max_bytes, path);
   } else {
     p.use = WeightCacheUse::unavailable;
     warn(fmt::format("{} (the packed weights are not kept)", writer.error()));

@@ -19,7 +19,7 @@ inline constexpr uint64_t kDefaultWeightCacheBytes = uint64_t(16) << 30;
 struct WeightCacheOptions {
   bool enabled = false;
   std::string dir;                             // empty: default_weight_cache_dir()
-  uint64_t max_bytes = kDefaultWeightCacheBytes;  // the folder's bound, in bytes of cache files
+  uint64_t max_bytes = kDefaultWeightCacheBytes;  // the folder's bound in bytes (DITMK_WEIGHT_CACHE_MAX_GB overrides)
 };
 
 // $DITMK_WEIGHT_CACHE, else $DITMK_CACHE/packed, else $XDG_CACHE_HOME/ditmk/packed, else
@@ -27,6 +27,9 @@ struct WeightCacheOptions {
 std::string default_weight_cache_dir();
 // False where DITMK_WEIGHT_CACHE is "off": the environment's way to skip the cache.
 bool weight_cache_allowed_by_environment();
+// The folder's bound: $DITMK_WEIGHT_CACHE_MAX_GB (GiB, a positive number) where set, else
+// `fallback`; Error naming the variable when it is not a positive number.
+uint64_t weight_cache_max_bytes(uint64_t fallback);
 
 // What open_packed did, for ModelInfo and the logs.
 enum class WeightCacheUse { off, mapped, written, unavailable };
