@@ -2,6 +2,7 @@
 import os
 import socket
 import subprocess
+import tempfile
 
 import numpy as np
 import pytest
@@ -9,6 +10,12 @@ import pytest
 import ditmk
 
 DITMK = os.environ.get("DITMK_BINARY", "ditmk")
+# Heads the tests open (and the commands they run) keep their packed weights here, not in the user's
+# cache; the folder lasts for the session.
+_WEIGHT_CACHE = None
+if "DITMK_WEIGHT_CACHE" not in os.environ:
+    _WEIGHT_CACHE = tempfile.TemporaryDirectory(prefix="ditmk-test-weight-cache-")
+    os.environ["DITMK_WEIGHT_CACHE"] = _WEIGHT_CACHE.name
 VERSIONS = ("n15", "n16", "n17")
 
 

@@ -158,3 +158,18 @@ def test_synthetic_observation_and_seed_are_the_commands_defaults(releases, head
     assert code == 0, err
     head = heads["n16"]
     assert head.get_action(**head.synthetic_observation(0), seed=5).tobytes() == np.load(tmp_path / "cli.npy").tobytes()
+
+
+def test_weight_cache_maps_what_an_earlier_open_packed_and_can_be_skipped(releases, tmp_path, monkeypatch):
+    monkeypatch.setenv("DITMK_WEIGHT_CACHE", str(tmp_path / "cache"))
+    obs = make_observation(ditmk.ActionHead(releases["n15"], weight_cache=False).info, seed=5)
+    for dtype in ("bf16", "bfp8_b"):
+        fresh = ditmk.ActionHead(releases["n15"], dtype=dtype, threads=2, weight_cache=False)
+        first = ditmk.ActionHead(releases["n15"], dtype=dtype, threads=2)
+        second = ditmk.ActionHead(releases["n15"], dtype=dtype, threads=2)
+        assert (fresh.info["weight_cache"], first.info["weight_cache"], second.info["weight_cache"]) == (
+            "off", "written", "mapped")
+        want = fresh.get_action(**obs, seed=1).tobytes()
+        assert first.get_action(**obs, seed=1).tobytes() == want
+        assert second.get_action(**obs, seed=1).tobytes() == want
+    assert sorted(p.suffix for p in (tmp_path / "cache").iterdir()) == [".packed", ".packed"]
