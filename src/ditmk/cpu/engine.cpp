@@ -251,6 +251,16 @@ model::CallInputs<float> Engine::precompute(const model::Observation& obs) {
   return model::precompute_call<float>(ops, weights_, embodiment_->source, obs);
 }
 
+void Engine::precompute_vision_language(const model::Observation& obs, model::CallInputs<float>& into) {
+  const FastOps ops{*this};
+  model::vision_language_inputs<float>(ops, weights_, obs, into);
+}
+
+Matrix<float> Engine::state_token(const model::Observation& obs) {
+  const FastOps ops{*this};
+  return model::state_token<float>(ops, weights_, embodiment_->source, obs);
+}
+
 void Engine::run_program(int t, const model::CallInputs<float>& in) {
   Workspace& ws = *ws_;
   const model::ModelConfig& c = model_.config;

@@ -49,6 +49,11 @@ class Engine {
 
   // The two halves of run(), for benchmarks that time them apart.
   model::CallInputs<float> precompute(const model::Observation& obs);
+  // precompute() in its two parts: what depends only on the VL features and masks (into's VL tokens,
+  // cross K/V and key masks; VisionLanguageCache keeps it), and the state token of the current
+  // embodiment. Together they are precompute()'s bytes.
+  void precompute_vision_language(const model::Observation& obs, model::CallInputs<float>& into);
+  Matrix<float> state_token(const model::Observation& obs);
   model::DenoiseResult denoise(const model::CallInputs<float>& inputs, const Matrix<double>& noise,
                                std::span<const double> row_strength = {});
 

@@ -79,21 +79,35 @@ Matrix<T> vl_tokens(const Ops& ops, const Weights& w, const Observation& obs) {
   return vl;
 }
 
+// The part of a call that depends only on the VL features and masks (and the head's mask_padding):
+// the VL tokens, every cross block's hoisted K/V and key mask. A head may keep it and reuse it while
+// a later call's VL inputs are the same bytes (the state token is the rest of the call).
 template <typename T, typename Ops>
-CallInputs<T> precompute_call(const Ops& ops, const Weights& w, const EmbodimentWeights& e, const Observation& obs) {
-  CallInputs<T> in;
+void vision_language_inputs(const Ops& ops, const Weights& w, const Observation& obs, CallInputs<T>& in) {
   in.vl = vl_tokens<T>(ops, w, obs);
   const int n = w.config.n_blocks;
-  in.cross_k.resize(n), in.cross_v.resize(n), in.key_mask.resize(n);
+  in.cross_k.assign(n, {}), in.cross_v.assign(n, {}), in.key_mask.assign(n, {});
   for (int b = 0; b < n; ++b) {
     if (!w.config.is_cross(b)) continue;
     in.cross_k[b] = ops.linear(in.vl, w.blocks[b].k, Act::none);
     in.cross_v[b] = ops.linear(in.vl, w.blocks[b].v, Act::none);
     in.key_mask[b] = obs.key_mask(w.blocks[b].keys, w.config.mask_padding);
   }
+}
+
+// The state token of embodiment e: the call's only precompute that depends on the state.
+template <typename T, typename Ops>
+Matrix<T> state_token(const Ops& ops, const Weights& w, const EmbodimentWeights& e, const Observation& obs) {
   Matrix<T> state(1, w.config.state_input());  // N1.7's state history: the frames side by side
   for (int i = 0; i < w.config.state_input(); ++i) state.data[i] = T(obs.state[i]);
-  in.state_token = ops.linear_kn(ops.linear_kn(state, e.state1, Act::relu), e.state2, Act::none);
+  return ops.linear_kn(ops.linear_kn(state, e.state1, Act::relu), e.state2, Act::none);
+}
+
+template <typename T, typename Ops>
+CallInputs<T> precompute_call(const Ops& ops, const Weights& w, const EmbodimentWeights& e, const Observation& obs) {
+  CallInputs<T> in;
+  vision_language_inputs<T>(ops, w, obs, in);
+  in.state_token = state_token<T>(ops, w, e, obs);
   return in;
 }
 
