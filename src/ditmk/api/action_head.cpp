@@ -15,7 +15,9 @@ nlohmann::json ModelInfo::to_json() const {
           {"future_tokens", future_tokens}, {"action_dim", action_dim},   {"state_dim", state_dim},
           {"state_history", state_history}, {"horizon", horizon},         {"n_steps", n_steps},
           {"n_embodiments", n_embodiments}, {"embodiments", embodiments}, {"default_embodiment", default_embodiment},
-          {"mask_padding", mask_padding},   {"weight_cache", weight_cache}};
+          {"mask_padding", mask_padding},   {"weight_cache", weight_cache},
+          {"reuse_vision_language", reuse_vision_language}, {"vl_cache_bytes", vl_cache_bytes},
+          {"vl_reused_calls", vl_reused_calls}};
 }
 
 struct ActionHead::State {
@@ -24,6 +26,14 @@ struct ActionHead::State {
   int default_slot = 0;
   int image_token_id = -1;
   std::unique_ptr<api::Backend> backend;
+  model::Observation vision_language;  // set_vision_language's (owned features, no state); empty: none
+  Tensor vl_attention_mask, vl_image_mask;  // its masks as arrays, for observation()
+
+  std::size_t vision_language_bytes() const {
+    if (!vision_language.owned_features) return 0;
+    return vision_language.features.nbytes() + vl_attention_mask.nbytes() + vl_image_mask.nbytes();
+  }
+  void report_vision_language() { info.vl_cache_bytes = vision_language_bytes() + backend->vision_language_bytes(); }
 };
 
 model::Weights open_weights(const OpenOptions& o) {
@@ -50,6 +60,7 @@ ModelInfo describe_head(const model::Weights& w, const OpenOptions& o, const api
   i.default_embodiment = model::default_embodiment(c);
   i.mask_padding = c.mask_padding;
   i.weight_cache = backend.weight_cache();
+  i.reuse_vision_language = o.reuse_vision_language;
   return i;
 }
 
@@ -72,9 +83,57 @@ ActionHead& ActionHead::operator=(ActionHead&&) noexcept = default;
 const ModelInfo& ActionHead::info() const { return state_->info; }
 const model::Weights& ActionHead::weights() const { return state_->weights; }
 
+namespace {
+
+std::string field_of(const std::string& what, const std::string& name) { return what.empty() ? name : what + ":" + name; }
+
+}  // namespace
+
 model::Observation ActionHead::observation(const model::ObservationArrays& arrays, const std::string& what) const {
-  return model::make_observation(arrays, state_->weights.config, what, state_->image_token_id);
+  const State& s = *state_;
+  if (arrays.count("features") || arrays.count("backbone_features"))
+    return model::make_observation(arrays, s.weights.config, what, s.image_token_id);
+  for (const char* name : {"attention_mask", "backbone_attention_mask", "image_mask", "input_ids"})
+    if (arrays.count(name))
+      fail("{}: given without features (a call without features uses the features and masks of set_vision_language)",
+           field_of(what, name));
+  if (!s.vision_language.owned_features)
+    fail("{}: missing, and no vision-language inputs were set (set_vision_language)", field_of(what, "features"));
+  model::ObservationArrays with_kept = arrays;
+  with_kept["features"] = s.vision_language.features;
+  with_kept["attention_mask"] = s.vl_attention_mask.view(), with_kept["image_mask"] = s.vl_image_mask.view();
+  model::Observation obs = model::make_observation(with_kept, s.weights.config, what, s.image_token_id);
+  obs.owned_features = s.vision_language.owned_features;  // alive even if another set replaces them
+  return obs;
 }
+
+void ActionHead::set_vision_language(const model::ObservationArrays& arrays, const std::string& what) {
+  State& s = *state_;
+  if (arrays.count("state"))
+    fail("{}: not a vision-language input (pass the state with each call)", field_of(what, "state"));
+  if (!arrays.count("features") && !arrays.count("backbone_features"))
+    fail("{}: missing array 'features' [S, {}]", field_of(what, "features"), s.weights.config.dims.ctx_dim);
+  model::Observation obs = model::make_observation(arrays, s.weights.config, what, s.image_token_id);
+  obs.own_features(Tensor::from_view(obs.features));
+  obs.state.clear();
+  auto mask_array = [](const std::vector<uint8_t>& mask) {
+    Tensor t(DType::BOOL, {int64_t(mask.size())});
+    std::copy(mask.begin(), mask.end(), t.data<uint8_t>());
+    return t;
+  };
+  s.vl_attention_mask = mask_array(obs.attention_mask), s.vl_image_mask = mask_array(obs.image_mask);
+  s.vision_language = std::move(obs);
+  s.report_vision_language();
+}
+
+void ActionHead::clear_vision_language() {
+  State& s = *state_;
+  s.vision_language = {};
+  s.vl_attention_mask = {}, s.vl_image_mask = {};
+  s.report_vision_language();
+}
+
+bool ActionHead::has_vision_language() const { return bool(state_->vision_language.owned_features); }
 
 model::Observation ActionHead::load_observation(const std::string& npz, int image_token_id) const {
   return model::load_observation(npz, state_->weights.config, image_token_id >= 0 ? image_token_id : state_->image_token_id);
@@ -103,6 +162,8 @@ model::DenoiseResult ActionHead::get_action(const model::Observation& obs, const
   const model::EulerStart start =
       model::euler_start(std::move(noise), call.previous_actions, call.rtc, c, call.previous_actions_name);
   model::DenoiseResult result = s.backend->run(obs, start, slot);
+  s.info.vl_reused_calls += s.backend->reused_vision_language();
+  s.report_vision_language();
   for (double v : result.actions.data)
     if (!std::isfinite(v)) fail("the {} backend produced non-finite actions", s.info.backend);
   result.warnings = start.warnings;

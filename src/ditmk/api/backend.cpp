@@ -4,6 +4,7 @@
 
 #include "ditmk/core/parallel.hpp"
 #include "ditmk/cpu/engine.hpp"
+#include "ditmk/cpu/vision_language_cache.hpp"
 #include "ditmk/model/denoise.hpp"
 #include "ditmk/model/synthetic.hpp"
 #include "ditmk/ref/action_head.hpp"
@@ -16,7 +17,8 @@ namespace {
 class CpuBackend : public Backend {
  public:
   CpuBackend(const model::Weights& w, int embodiment, const OpenOptions& o, int threads)
-      : engine_(w, embodiment, {threads, cpu::parse_weight_format(o.dtype), o.isa, weight_cache_options(o)}) {
+      : engine_(w, embodiment, {threads, cpu::parse_weight_format(o.dtype), o.isa, weight_cache_options(o)}),
+        reuse_(o.reuse_vision_language) {
     // One denoise on the built-in synthetic observation at open: the heap the per-call activations
     // reuse is faulted in here, so the first real call costs what later ones do (it was ~1.5x).
     // Not when the packed weights were mapped from the weight cache: its checksum pass has already
@@ -29,11 +31,14 @@ class CpuBackend : public Backend {
   }
   model::DenoiseResult run(const model::Observation& obs, const model::EulerStart& start, int embodiment) override {
     engine_.use_embodiment(embodiment);
-    return engine_.run(obs, start.x0, start.row_strength);
+    if (!reuse_) return engine_.run(obs, start.x0, start.row_strength);
+    return engine_.denoise(vision_language_.inputs(engine_, obs), start.x0, start.row_strength);
   }
   std::string isa() const override { return std::string(cpu::isa_name(engine_.isa())); }
   int threads() const override { return engine_.threads(); }
   std::string weight_cache() const override { return std::string(cpu::weight_cache_use_name(engine_.weight_cache_use())); }
+  std::size_t vision_language_bytes() const override { return vision_language_.bytes(); }
+  bool reused_vision_language() const override { return reuse_ && vision_language_.last_reused(); }
 
  private:
   static cpu::WeightCacheOptions weight_cache_options(const OpenOptions& o) {
@@ -43,6 +48,8 @@ class CpuBackend : public Backend {
     return cache;
   }
   cpu::Engine engine_;
+  bool reuse_;
+  cpu::VisionLanguageCache vision_language_;
 };
 
 // The float64 oracle; an embodiment's step tables are computed on its first call and kept.

@@ -15,6 +15,10 @@ class Backend {
   virtual std::string isa() const = 0;  // the instruction set in use, or how it computes
   virtual int threads() const = 0;
   virtual std::string weight_cache() const { return "off"; }  // ModelInfo::weight_cache
+  // Vision-language work kept from the last call for the next (cpu: cpu::VisionLanguageCache; ref and
+  // emu recompute it every call): its bytes, and whether the last call reused it.
+  virtual std::size_t vision_language_bytes() const { return 0; }
+  virtual bool reused_vision_language() const { return false; }
 };
 
 // Error naming the option when backend, dtype or isa is not one ditmk has (checked before any loading).

@@ -40,6 +40,10 @@ struct OpenOptions {
   // DITMK_WEIGHT_CACHE=off in the environment turns it off as well.
   bool weight_cache = true;
   std::string weight_cache_dir;  // empty: $DITMK_WEIGHT_CACHE, else ~/.cache/ditmk/packed (XDG_CACHE_HOME honoured)
+  // Keep the last call's vision-language work (VL tokens, cross K/V) and reuse it while a call's
+  // features and masks are the same bytes: bit-identical actions, about half a call saved (cpu
+  // backend; ref and emu recompute).
+  bool reuse_vision_language = true;
 };
 
 // What a head is: the model's facts and how it runs.
@@ -52,6 +56,11 @@ struct ModelInfo {
   std::string default_embodiment;          // new_embodiment where the release names it, else "0"
   bool mask_padding = false;
   std::string weight_cache = "off";        // cpu: mapped, written or unavailable when the weight cache is on
+  bool reuse_vision_language = true;
+  // Live: the bytes kept for vision-language reuse (the set features and masks, the backend's kept VL
+  // work; one entry, bounded by one call's), and how many calls reused that work.
+  std::size_t vl_cache_bytes = 0;
+  int64_t vl_reused_calls = 0;
   nlohmann::json to_json() const;
 };
 
@@ -78,15 +87,23 @@ class ActionHead {
   const model::Weights& weights() const;
 
   // An observation from named arrays (model::ObservationArrays: features, attention_mask, image_mask,
-  // input_ids, state), viewed without copying; errors name `what:array`, or the array alone.
+  // input_ids, state), viewed without copying; errors name `what:array`, or the array alone. Without
+  // features (nor masks): the features and masks set_vision_language kept, with this state.
   model::Observation observation(const model::ObservationArrays& arrays, const std::string& what = "") const;
+  // Names the vision-language inputs once (features, attention_mask, image_mask, input_ids; copied
+  // and checked now) for calls that pass only a state: robots re-plan from the last features with a
+  // new state. With reuse_vision_language the cpu backend then skips their precompute.
+  void set_vision_language(const model::ObservationArrays& arrays, const std::string& what = "");
+  void clear_vision_language();
+  bool has_vision_language() const;
   model::Observation load_observation(const std::string& npz, int image_token_id = -1) const;
   // The built-in deterministic observation of this model (docs/model.md, "Defaults").
   model::Observation synthetic_observation(uint64_t seed = 0) const;
   // The slot of an embodiment id or tag (Error naming it when the release has no such embodiment).
   int embodiment_slot(const std::string& id_or_tag) const;
 
-  // One denoise: the actions [H, A] and every step's velocity.
+  // One denoise: the actions [H, A] and every step's velocity. When obs's features and masks are the
+  // bytes of the previous call's, its vision-language work is reused (reuse_vision_language).
   model::DenoiseResult get_action(const model::Observation& obs, const CallOptions& call = {});
 
  private:
