@@ -56,6 +56,19 @@ struct Head {
 
   explicit Head(const OpenOptions& options) : head(options) {}
 
+  // arrays: name -> (array, dtype name), copied by the head.
+  void set_vision_language(const std::map<std::string, std::pair<py::array, std::string>>& arrays) {
+    model::ObservationArrays views;
+    for (const auto& [name, array] : arrays) views[name] = view_of(array.first, array.second, name);
+    py::gil_scoped_release released;
+    const std::lock_guard<std::mutex> one_call_at_a_time(calls);
+    head.set_vision_language(views);
+  }
+  void clear_vision_language() {
+    const std::lock_guard<std::mutex> one_call_at_a_time(calls);
+    head.clear_vision_language();
+  }
+
   // arrays: name -> (array, dtype name); noise and previous likewise or None; rtc: (action_horizon,
   // rtc_overlap_steps, rtc_frozen_steps, rtc_ramp_rate) or None.
   py::tuple get_action(const std::map<std::string, std::pair<py::array, std::string>>& arrays, const std::string& embodiment,
@@ -177,14 +190,23 @@ PYBIND11_MODULE(_ditmk, m) {
   py::class_<Head>(m, "Head")
       .def(py::init([](const std::string& checkpoint, const std::string& version, const std::string& backend,
                        const std::string& dtype, int threads, const std::string& isa, bool mask_padding,
-                       bool weight_cache) {
+                       bool weight_cache, bool reuse_vision_language) {
              py::gil_scoped_release released;  // loading and packing take seconds
-             return std::make_unique<Head>(
-                 OpenOptions{checkpoint, version, backend, dtype, threads, isa, mask_padding, weight_cache});
+             return std::make_unique<Head>(OpenOptions{checkpoint, version, backend, dtype, threads, isa, mask_padding,
+                                                       weight_cache, "", reuse_vision_language});
            }),
            py::arg("checkpoint"), py::arg("version"), py::arg("backend"), py::arg("dtype"), py::arg("threads"),
-           py::arg("isa"), py::arg("mask_padding"), py::arg("weight_cache") = true)
-      .def_property_readonly("info", [](const Head& h) { return json_to_python(h.head.info().to_json()); })
+           py::arg("isa"), py::arg("mask_padding"), py::arg("weight_cache") = true, py::arg("reuse_vision_language") = true)
+      .def_property_readonly("info",
+                             [](Head& h) {
+                               nlohmann::json info;
+                               {  // vl_cache_bytes and vl_reused_calls change with each call
+                                 py::gil_scoped_release released;
+                                 const std::lock_guard<std::mutex> one_call_at_a_time(h.calls);
+                                 info = h.head.info().to_json();
+                               }
+                               return json_to_python(info);
+                             })
       .def(
           "synthetic_observation",
           [](const Head& h, uint64_t seed) {
@@ -205,6 +227,8 @@ PYBIND11_MODULE(_ditmk, m) {
             return d;
           },
           py::arg("seed"))
+      .def("set_vision_language", &Head::set_vision_language, py::arg("arrays"))
+      .def("clear_vision_language", &Head::clear_vision_language)
       .def("get_action", &Head::get_action, py::arg("arrays"), py::arg("embodiment"), py::arg("noise"), py::arg("seed"),
            py::arg("velocities"), py::arg("previous"), py::arg("previous_name"), py::arg("rtc"));
   py::class_<ditmk::python::PolicyService>(m, "PolicyService")

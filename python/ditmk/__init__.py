@@ -82,18 +82,44 @@ class ActionHead:
     weight_cache: (cpu) map the packed weights from the weight cache when an earlier open of the same
     release and dtype left them there, else pack them and keep them for the next open; False packs
     afresh and writes nothing (docs/python.md, "Opening fast"). info["weight_cache"] says which happened.
+    reuse_vision_language: keep the last call's vision-language work (VL tokens, cross-attention keys
+    and values) and reuse it while a call's features and masks are the same bytes; the actions are
+    bit-identical and such a call costs about half a full one (cpu backend; ref and emu recompute).
     """
 
     def __init__(self, checkpoint=None, version="n15", backend="cpu", dtype="bf16", threads=None, isa=None,
-                 mask_padding=False, weight_cache=True):
+                 mask_padding=False, weight_cache=True, reuse_vision_language=True):
         self._head = _ditmk.Head(checkpoint="" if checkpoint is None else str(checkpoint), version=version,
                                  backend=backend, dtype=dtype, threads=0 if threads is None else int(threads),
-                                 isa=isa or "", mask_padding=bool(mask_padding), weight_cache=bool(weight_cache))
-        self.info = self._head.info
+                                 isa=isa or "", mask_padding=bool(mask_padding), weight_cache=bool(weight_cache),
+                                 reuse_vision_language=bool(reuse_vision_language))
+        self._embodiments = self._head.info["embodiments"]
 
-    def get_action(self, features, attention_mask=None, image_mask=None, state=None, embodiment="new_embodiment",
+    @property
+    def info(self):
+        """The head's facts, with the live vl_cache_bytes (kept for vision-language reuse) and
+        vl_reused_calls."""
+        return self._head.info
+
+    def set_vision_language(self, features, attention_mask=None, image_mask=None):
+        """Names the vision-language inputs once (copied now, checked as get_action checks them):
+        later get_action calls without features use them with their own state, embodiment and noise.
+        Robots re-plan from the last features with a new state; the cpu backend then skips the
+        vision-language half of the call. A new set replaces them; clear_vision_language drops them."""
+        arrays = {"features": _array(features, "features")}
+        for name, value in (("attention_mask", attention_mask), ("image_mask", image_mask)):
+            if value is not None:
+                arrays[name] = _array(value, name)
+        self._head.set_vision_language(arrays)
+
+    def clear_vision_language(self):
+        """Drops what set_vision_language kept: a call must then pass its features again."""
+        self._head.clear_vision_language()
+
+    def get_action(self, features=None, attention_mask=None, image_mask=None, state=None, embodiment="new_embodiment",
                    noise=None, seed=0, return_velocities=False, previous_actions=None, rtc=None):
-        """One denoise. features [S, ctx] (or [1, S, ctx]) float32/float16/bfloat16; attention_mask and
+        """One denoise. features [S, ctx] (or [1, S, ctx]) float32/float16/bfloat16, or None for those of
+        set_vision_language (with their masks); attention_mask and
         image_mask [S] bool or 0/1 integers; state [state_dim] (N1.7 with a state history: [L, state_dim]);
         embodiment: tag or slot id; noise [H, A] (else drawn from `seed` by ditmk's own generator).
         N1.7's real-time chunking: previous_actions [H_prev, A], the chunk before this one, and rtc, a
@@ -106,7 +132,7 @@ class ActionHead:
     def _call(self, features, attention_mask, image_mask, state, embodiment, noise, seed, return_velocities,
               previous_actions, rtc, previous_name):
         """get_action, its previous chunk named `previous_name` in errors (the drop-in's is `action`)."""
-        arrays = {"features": _array(features, "features")}
+        arrays = {} if features is None else {"features": _array(features, "features")}
         for name, value in (("attention_mask", attention_mask), ("image_mask", image_mask), ("state", state)):
             if value is not None:
                 arrays[name] = _array(value, name)
@@ -114,7 +140,7 @@ class ActionHead:
             embodiment = ""
         elif not isinstance(embodiment, str):
             embodiment = str(int(embodiment))
-        if embodiment == "new_embodiment" and "new_embodiment" not in self.info["embodiments"]:
+        if embodiment == "new_embodiment" and "new_embodiment" not in self._embodiments:
             embodiment = ""  # the release's default embodiment
         noise_array = None if noise is None else _array(noise, "noise")
         previous = None if previous_actions is None else _array(previous_actions, previous_name)

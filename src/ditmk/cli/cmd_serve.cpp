@@ -16,6 +16,7 @@ void add_serve(CLI::App& app) {
     std::string backend = "cpu", dtype = "bf16", isa, host = "127.0.0.1", api_token;
     int threads = 0, port = 5555;
     double max_request_mb = 64;
+    bool no_reuse_vl = false;
   };
   auto o = std::make_shared<Options>();
   auto* cmd = app.add_subcommand("serve", "serve actions over ZeroMQ in GR00T's inference wire format");
@@ -30,9 +31,12 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--api-token", o->api_token, "require this token in every request");
   cmd->add_option("--max-request-mb", o->max_request_mb, "refuse larger requests before decoding them")
       ->check(CLI::Range(0.001, 4096.0));
+  cmd->add_flag("--no-reuse-vl", o->no_reuse_vl,
+                "recompute the vision-language work on every call (default: reuse it while a request's features and "
+                "masks are the previous request's bytes; same actions)");
   cmd->callback([o] {
     ActionHead head({o->model.checkpoint, o->model.version, o->backend, o->dtype, o->threads, o->isa, o->model.mask_padding,
-                     !o->model.no_weight_cache});
+                     !o->model.no_weight_cache, "", !o->no_reuse_vl});
     serve::ServerOptions options;
     options.host = o->host, options.port = o->port;
     if (!o->api_token.empty()) options.api_token = o->api_token;
