@@ -2,7 +2,8 @@
 and masks are the same bytes, or after set_vision_language for calls that pass only a state. Every
 call gives the bytes of a head that recomputes (reuse_vision_language=False), in ditmk.ActionHead,
 the drop-in and `ditmk serve`; other features or masks are recomputed; a call without features and
-none set is one error naming them."""
+none set is one error naming them; `ditmk bench --reuse-vl` times reused calls beside full ones."""
+import json
 import os
 import sys
 
@@ -11,7 +12,7 @@ import pytest
 
 import ditmk
 import ditmk.groot
-from conftest import DITMK, VERSIONS, free_port, make_observation
+from conftest import DITMK, VERSIONS, free_port, make_observation, run_ditmk
 
 sys.path.insert(0, os.path.join(os.environ["DITMK_SOURCE_DIR"], "bench"))
 import serve_load  # noqa: E402
@@ -117,3 +118,15 @@ def test_the_server_reuses_transparently(releases):
     assert reused == recomputed
     assert reused_info["vl_reused_calls"] == 2 and reused_info["vl_cache_bytes"] > 0
     assert recomputed_info["vl_reused_calls"] == 0 and recomputed_info["vl_cache_bytes"] == 0
+
+
+def test_bench_times_reused_calls_beside_full_ones(releases, tmp_path):
+    code, out, err = run_ditmk("bench", "--json", "--reuse-vl", "--threads", "1", "--runs", "5", "--warmup", "1",
+                               "--checkpoint", releases["n16"])
+    assert code == 0, err
+    report = json.loads(out)["reuse_vl"]
+    assert report["bit_identical"] is True
+    assert 0 < report["min_ms_per_call"] <= report["median_ms_per_call"] <= report["max_ms_per_call"]
+    assert report["ratio_to_full_call"] > 0 and report["kept_bytes"] > 0
+    code, _, err = run_ditmk("bench", "--reuse-vl", "--backend", "ref", "--checkpoint", releases["n16"])
+    assert code == 1 and err.strip() == "ditmk: error: --reuse-vl: the ref backend recomputes the vision-language work (use cpu)"

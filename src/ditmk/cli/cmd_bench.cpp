@@ -2,7 +2,8 @@
 // bandwidth and the GEMM instruction's arithmetic peak, measured in the same run) and, on request,
 // with the PyTorch peer. Medians of >= 5 timed runs after warm-up; accuracy of the timed output
 // against the float64 reference. int8 is timed beside bf16 in the same run (runs interleaved), each
-// against the peak of its own instruction.
+// against the peak of its own instruction; --reuse-vl times calls reusing the kept VL work beside
+// the full calls the same way.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include "ditmk/cpu/compute_peak.hpp"
 #include "ditmk/cpu/kernels/isa.hpp"
 #include "ditmk/cpu/stream_bandwidth.hpp"
+#include "ditmk/cpu/vision_language_cache.hpp"
 #include "ditmk/io/npy.hpp"
 #include "ditmk/model/synthetic.hpp"
 #include "ditmk/ref/action_head.hpp"
@@ -38,6 +40,7 @@ struct BenchOptions {
   int threads = 0, runs = 5, warmup = 1;
   uint64_t seed = 0;
   bool json = false;
+  bool reuse_vl = false;  // also time calls that reuse the kept vision-language work
 };
 
 double ms_since(Clock::time_point start) {
@@ -55,6 +58,9 @@ Spread spread(std::vector<double> v) {
 
 struct Timings {
   std::vector<double> denoise_ms, loop_ms;
+  std::vector<double> reused_vl_ms;  // --reuse-vl: whole calls whose VL work was kept from the last
+  bool reused_vl_bit_identical = true;  // every such call's actions were the full call's bytes
+  std::size_t reused_vl_kept_bytes = 0;  // what the head keeps for that reuse
   model::DenoiseResult last;
   json engine;
   double bytes_per_step = 0, bytes_per_denoise = 0, flops_per_denoise = 0, precompute_flops = 0, load_s = 0;
@@ -83,11 +89,14 @@ std::vector<Timings> time_cpu(const BenchOptions& o, const model::Weights& w, in
                               const std::vector<cpu::WeightFormat>& formats) {
   std::vector<Timings> t(formats.size());
   std::vector<std::unique_ptr<cpu::Engine>> engines;
+  std::vector<cpu::VisionLanguageCache> kept(formats.size());
   for (std::size_t f = 0; f < formats.size(); ++f) {
     const auto load = Clock::now();
     engines.push_back(std::make_unique<cpu::Engine>(w, embodiment, cpu::EngineOptions{threads, formats[f], o.isa}));
     t[f].load_s = ms_since(load) / 1e3;
     for (int i = 0; i < o.warmup; ++i) engines[f]->run(obs, noise);
+    if (o.reuse_vl) engines[f]->denoise(kept[f].inputs(*engines[f], obs), noise);  // keeps this observation's VL work
+    t[f].reused_vl_kept_bytes = kept[f].bytes();
   }
   for (int i = 0; i < o.runs; ++i) {
     for (std::size_t f = 0; f < formats.size(); ++f) {
@@ -97,6 +106,14 @@ std::vector<Timings> time_cpu(const BenchOptions& o, const model::Weights& w, in
       t[f].last = engines[f]->denoise(in, noise);
       t[f].loop_ms.push_back(ms_since(loop));
       t[f].denoise_ms.push_back(ms_since(start));
+      if (!o.reuse_vl) continue;
+      // The reused call as a head runs it: compare the features and masks with the kept ones, compute
+      // the state token, denoise.
+      const auto reused_start = Clock::now();
+      const model::DenoiseResult reused = engines[f]->denoise(kept[f].inputs(*engines[f], obs), noise);
+      t[f].reused_vl_ms.push_back(ms_since(reused_start));
+      require(kept[f].last_reused(), "bench --reuse-vl: the kept vision-language work was not reused");
+      t[f].reused_vl_bit_identical = t[f].reused_vl_bit_identical && reused.actions.data == t[f].last.actions.data;
     }
   }
   std::vector<std::string> isas;
@@ -292,6 +309,15 @@ json bench(const BenchOptions& o) {
     report["peer"] = peer;
     report["speedup_vs_peer"] = peer["median_ms_per_denoise"].get<double>() / denoise.median;
   }
+  if (o.reuse_vl) {
+    const Spread reused = spread(t.reused_vl_ms);
+    report["reuse_vl"] = {{"median_ms_per_call", reused.median},
+                          {"min_ms_per_call", reused.min},
+                          {"max_ms_per_call", reused.max},
+                          {"ratio_to_full_call", reused.median / denoise.median},
+                          {"kept_bytes", t.reused_vl_kept_bytes},
+                          {"bit_identical", t.reused_vl_bit_identical}};
+  }
   return report;
 }
 
@@ -344,6 +370,14 @@ void print_report(const json& r) {
     fmt::print("  torch peer     median {:.2f} ms per denoise ({} bf16 eager); speed-up {:.2f}x\n",
                r["peer"]["median_ms_per_denoise"].get<double>(), r["peer"].value("torch_version", "?"),
                r["speedup_vs_peer"].get<double>());
+  if (r.contains("reuse_vl")) {
+    const json& v = r["reuse_vl"];
+    fmt::print("  VL reused      median {:9.2f} ms per call (min {:.2f}, max {:.2f}); {:.2f}x of a full call; actions {}; "
+               "{:.1f} MB kept\n",
+               v["median_ms_per_call"].get<double>(), v["min_ms_per_call"].get<double>(), v["max_ms_per_call"].get<double>(),
+               v["ratio_to_full_call"].get<double>(), v["bit_identical"].get<bool>() ? "bit-identical" : "DIFFERENT",
+               v["kept_bytes"].get<double>() / 1e6);
+  }
 }
 
 }  // namespace
@@ -363,7 +397,11 @@ void add_bench(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "noise seed");
   cmd->add_option("--peer", o->peer, "also time a peer implementation side by side")->check(CLI::IsMember({"torch"}));
   cmd->add_flag("--json", o->json, "print the report as JSON on stdout instead of the table");
+  cmd->add_flag("--reuse-vl", o->reuse_vl,
+                "also time calls that reuse the kept vision-language work (same features and masks, cpu backend), "
+                "run after run beside the full calls");
   cmd->callback([o] {
+    if (o->reuse_vl && o->backend != "cpu") fail("--reuse-vl: the {} backend recomputes the vision-language work (use cpu)", o->backend);
     const json report = bench(*o);
     if (o->json) fmt::print("{}\n", report.dump(2));
     else print_report(report);
