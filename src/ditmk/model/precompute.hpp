@@ -5,7 +5,8 @@
 // Per call (depends on the observation): the VL tokens after vlln and the VL self-attention stack
 // (each where the release has it),
 // the hoisted K/V of every cross block (they depend only on the VL tokens), the key mask of every
-// cross block, and the state token.
+// cross block (these depend only on the features and masks: vision_language_inputs, which a head may
+// keep across calls), and the state token (state_token).
 // Per model (weights and embodiment only, so executors may compute them once at load): for each of
 // the 4 steps the AdaLN (scale, shift) rows of every block, the output layer's (shift, scale), and the
 // action encoder's tau bias (W2's tau half folded with b2).
