@@ -134,38 +134,15 @@ struct PolicyService {
   }
 };
 
-// serve::Service's rendering of what a client sent: control characters as '?', bounded length.
-std::string one_line(std::string text) {
-  constexpr std::size_t kMax = 2000;
-  if (text.size() > kMax) text = text.substr(0, kMax) + "...";
-  for (char& c : text)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-  return text;
-}
-
-// What `ditmk serve` answers before any model work, for an ingress that routes the other requests to
-// replicas (python/ditmk/ray.py): a request over the size limit, one that does not decode, a missing
-// or wrong token, an unknown endpoint (serve::Service's checks in its order, with its messages:
-// tests/python/test_ray.py compares the replies), and ping and kill. -> (endpoint, reply bytes, error
-// message or ""), the reply None where the request goes to a replica ("get_info", "get_action").
+// What `ditmk serve` answers before any model work (serve::screen_request), for an ingress that routes
+// the model's requests to replicas (python/ditmk/ray.py): -> (endpoint, reply bytes, error message or
+// ""), the reply None where the request goes to a replica ("get_info", "get_action").
 py::tuple ingress_reply(const py::bytes& request, const std::optional<std::string>& api_token, std::size_t max_request_bytes) {
   const std::string_view bytes = bytes_of(request);
-  std::string endpoint = "?";
-  try {
-    if (bytes.size() > max_request_bytes)
-      fail("request: {} bytes exceed the server's limit of {} bytes (--max-request-mb)", bytes.size(), max_request_bytes);
-    const wire::Request decoded = wire::decode_request(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size(), api_token);
-    endpoint = one_line(decoded.endpoint);
-    if (endpoint == "get_info" || endpoint == "get_action") return py::make_tuple(endpoint, py::none(), "");
-    if (endpoint == "ping")
-      return py::make_tuple(endpoint, py::bytes(wire::encode_map({{"status", "ok"}, {"message", "Server is running"}})), "");
-    if (endpoint == "kill")
-      return py::make_tuple(endpoint, py::bytes(wire::encode_map({{"status", "ok"}, {"message", "Server is stopping"}})), "");
-    fail("endpoint '{}': unknown (expected ping, get_info, get_action, kill)", endpoint);
-  } catch (const Error& e) {
-    const std::string error = one_line(e.what());
-    return py::make_tuple(endpoint, py::bytes(wire::encode_error(error)), error);
-  }
+  const serve::ScreenedRequest screened =
+      serve::screen_request(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size(), api_token, max_request_bytes);
+  if (screened.model_request) return py::make_tuple(screened.reply.endpoint, py::none(), "");
+  return py::make_tuple(screened.reply.endpoint, py::bytes(screened.reply.bytes), screened.reply.error);
 }
 
 }  // namespace
@@ -236,7 +213,7 @@ PYBIND11_MODULE(_ditmk, m) {
       .def("handle", &ditmk::python::PolicyService::handle, py::arg("request"));
   m.def("ingress_reply", &ditmk::python::ingress_reply, py::arg("request"), py::arg("api_token"),
         py::arg("max_request_bytes"));
-  m.def("error_reply", [](const std::string& message) { return py::bytes(wire::encode_error(ditmk::python::one_line(message))); },
+  m.def("error_reply", [](const std::string& message) { return py::bytes(wire::encode_error(serve::one_line(message))); },
         py::arg("message"));
   m.def("inspect", [](const std::string& path) { return json_to_python(inspect(path)); }, py::arg("path"));
   // N1.7's real-time chunking start on its own (model::euler_start), for checking it against the

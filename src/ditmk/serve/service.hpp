@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ditmk/api/ditmk.hpp"
+#include "ditmk/wire/message.hpp"
 
 namespace ditmk::serve {
 
@@ -22,6 +23,22 @@ struct Reply {
   std::vector<std::string> warnings;  // get_action: inputs computed as released with a quirk (logged)
   bool stop = false;    // kill: stop after sending
 };
+
+// Names and messages quote what a client sent: control characters become '?', so a reply and a log
+// entry stay one line, and the length is bounded.
+std::string one_line(std::string text);
+
+// What the service answers before any model work, in its order: the size limit, the envelope and
+// the token, then ping, kill and unknown endpoints. A request for the model (get_info, get_action)
+// comes back decoded in model_request, its reply still to make; anything else has its reply (an
+// error reply where it failed). An ingress that routes model requests elsewhere answers the rest
+// with this, as `ditmk serve` does (python/ditmk/ray.py).
+struct ScreenedRequest {
+  Reply reply;
+  std::optional<wire::Request> model_request;
+};
+ScreenedRequest screen_request(const std::byte* bytes, std::size_t size, const std::optional<std::string>& api_token,
+                               std::size_t max_request_bytes);
 
 class Service {
  public:
