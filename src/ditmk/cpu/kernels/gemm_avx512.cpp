@@ -12,6 +12,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 
+#include "ditmk/cpu/kernels/bfp8_decode_avx512.hpp"
 #include "ditmk/cpu/kernels/gemm_driver.hpp"
 #include "ditmk/cpu/kernels/gemm_epilogue_avx512.hpp"
 #include "ditmk/cpu/kernels/gemm_isa.hpp"
@@ -27,28 +28,15 @@ __m512 broadcast_pair(const uint16_t* p) {
   return _mm512_castsi512_ps(_mm512_set1_epi32(int(bits)));
 }
 
-// Decodes bfp8_b groups to bf16 pairs in the bf16 panel order: int8 magnitude * 2^(e - 133) is
-// exact in fp32 and fits bf16's 8-bit significand, so truncating to the top 16 bits is exact too.
+// Decodes bfp8_b groups to bf16 pairs in the bf16 panel order: the values fit bf16's 8-bit
+// significand, so truncating each to its top 16 bits is exact.
 void decode_bfp8_block(const uint8_t* group, int64_t k_count, uint16_t* pairs) {
   const __m512i high_half = _mm512_set1_epi32(int(0xffff0000u));
-  for (int64_t g = 0; g < k_count; g += kKAlign, group += PackedWeights::kBfp8GroupBytes) {
-    __m512 exponent[2];
-    for (int h = 0; h < 2; ++h) {
-      const __m512i e = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(group + 16 * h)));
-      exponent[h] = _mm512_sub_ps(_mm512_cvtepi32_ps(e), _mm512_set1_ps(133.0f));
-    }
-    const uint8_t* magnitudes = group + kPanelWidth;
-    for (int64_t p = 0; p < kKAlign / 2; ++p) {
-      for (int h = 0; h < 2; ++h) {
-        const __m512i q = _mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(magnitudes + p * 64 + h * 32)));
-        const __m512 even = _mm512_scalef_ps(_mm512_cvtepi32_ps(_mm512_srai_epi32(_mm512_slli_epi32(q, 16), 16)), exponent[h]);
-        const __m512 odd = _mm512_scalef_ps(_mm512_cvtepi32_ps(_mm512_srai_epi32(q, 16)), exponent[h]);
-        const __m512i packed = _mm512_or_si512(_mm512_and_si512(_mm512_castps_si512(odd), high_half),
-                                               _mm512_srli_epi32(_mm512_castps_si512(even), 16));
-        _mm512_store_si512(pairs + ((g / 2 + p) * kPanelWidth + 16 * h) * 2, packed);
-      }
-    }
-  }
+  decode_bfp8_pairs(group, k_count, [&](int64_t k, int h, __m512 even, __m512 odd) {
+    const __m512i packed = _mm512_or_si512(_mm512_and_si512(_mm512_castps_si512(odd), high_half),
+                                           _mm512_srli_epi32(_mm512_castps_si512(even), 16));
+    _mm512_store_si512(pairs + ((k / 2) * kPanelWidth + 16 * h) * 2, packed);
+  });
 }
 
 struct PairMicro {

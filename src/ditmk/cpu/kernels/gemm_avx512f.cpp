@@ -15,6 +15,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 
+#include "ditmk/cpu/kernels/bfp8_decode_avx512.hpp"
 #include "ditmk/cpu/kernels/gemm_driver.hpp"
 #include "ditmk/cpu/kernels/gemm_epilogue_avx512.hpp"
 #include "ditmk/cpu/kernels/gemm_isa.hpp"
@@ -68,26 +69,12 @@ struct Fp32Micro {
   }
 };
 
-// bfp8_b groups to fp32 in panel order: int8 magnitude x 2^(e - 133), exact in fp32 and the same
-// values the AVX2 kernel's table of steps gives.
+// bfp8_b groups to fp32 in panel order: the same values the AVX2 kernel's table of steps gives.
 void decode_bfp8_block(const uint8_t* group, int64_t k_count, float* out) {
-  for (int64_t g = 0; g < k_count; g += kKAlign, group += PackedWeights::kBfp8GroupBytes) {
-    __m512 exponent[2];
-    for (int h = 0; h < 2; ++h) {
-      const __m512i e = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(group + 16 * h)));
-      exponent[h] = _mm512_sub_ps(_mm512_cvtepi32_ps(e), _mm512_set1_ps(133.0f));
-    }
-    const uint8_t* magnitudes = group + kPanelWidth;
-    for (int64_t p = 0; p < kKAlign / 2; ++p) {
-      for (int h = 0; h < 2; ++h) {
-        const __m512i q = _mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(magnitudes + p * 64 + h * 32)));
-        const __m512 even = _mm512_scalef_ps(_mm512_cvtepi32_ps(_mm512_srai_epi32(_mm512_slli_epi32(q, 16), 16)), exponent[h]);
-        const __m512 odd = _mm512_scalef_ps(_mm512_cvtepi32_ps(_mm512_srai_epi32(q, 16)), exponent[h]);
-        _mm512_store_ps(out + (g + 2 * p) * kPanelWidth + 16 * h, even);
-        _mm512_store_ps(out + (g + 2 * p + 1) * kPanelWidth + 16 * h, odd);
-      }
-    }
-  }
+  decode_bfp8_pairs(group, k_count, [&](int64_t k, int h, __m512 even, __m512 odd) {
+    _mm512_store_ps(out + k * kPanelWidth + 16 * h, even);
+    _mm512_store_ps(out + (k + 1) * kPanelWidth + 16 * h, odd);
+  });
 }
 
 struct Bfp8Micro : Fp32Micro {
