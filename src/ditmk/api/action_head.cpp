@@ -3,6 +3,7 @@
 #include "ditmk/api/backend.hpp"
 #include "ditmk/api/ditmk.hpp"
 #include "ditmk/model/config_json.hpp"
+#include "ditmk/model/observation_batch.hpp"
 #include "ditmk/model/synthetic.hpp"
 
 namespace ditmk {
@@ -147,10 +148,10 @@ int ActionHead::embodiment_slot(const std::string& id_or_tag) const {
   return id_or_tag.empty() ? state_->default_slot : state_->weights.resolve_embodiment(id_or_tag);
 }
 
-model::DenoiseResult ActionHead::get_action(const model::Observation& obs, const CallOptions& call) {
-  State& s = *state_;
-  const model::ModelConfig& c = s.weights.config;
-  const int slot = embodiment_slot(call.embodiment);
+namespace {
+
+// Where a call's Euler loop starts: its noise (given, or drawn from its seed) and real-time chunking.
+model::EulerStart call_start(const CallOptions& call, const model::ModelConfig& c) {
   Matrix<double> noise;
   if (call.noise) {
     TensorView view = *call.noise;
@@ -159,15 +160,56 @@ model::DenoiseResult ActionHead::get_action(const model::Observation& obs, const
   } else {
     noise = model::noise_matrix(model::synthetic_noise(c, call.seed).view(), c, "noise");
   }
-  const model::EulerStart start =
-      model::euler_start(std::move(noise), call.previous_actions, call.rtc, c, call.previous_actions_name);
-  model::DenoiseResult result = s.backend->run(obs, start, slot);
+  return model::euler_start(std::move(noise), call.previous_actions, call.rtc, c, call.previous_actions_name);
+}
+
+std::string sample_name(std::size_t i) { return "sample " + std::to_string(i); }
+
+}  // namespace
+
+std::vector<model::Observation> ActionHead::observations(const model::ObservationArrays& batched,
+                                                         const std::string& what) const {
+  std::vector<model::Observation> batch;
+  const std::vector<model::ObservationArrays> samples = model::split_batch(batched, what);
+  for (std::size_t i = 0; i < samples.size(); ++i)
+    batch.push_back(observation(samples[i], field_of(what, sample_name(i))));
+  return batch;
+}
+
+model::DenoiseResult ActionHead::get_action(const model::Observation& obs, const CallOptions& call) {
+  return std::move(get_actions(std::span(&obs, 1), std::span(&call, 1)).front());
+}
+
+std::vector<model::DenoiseResult> ActionHead::get_actions(std::span<const model::Observation> batch,
+                                                          std::span<const CallOptions> calls) {
+  State& s = *state_;
+  const model::ModelConfig& c = s.weights.config;
+  require(!batch.empty(), "a batch needs at least one observation");
+  require(calls.size() == batch.size(), "{} call options for a batch of {} observations", calls.size(), batch.size());
+  // Every sample is checked before any is computed: a batch with one bad sample computes nothing.
+  std::vector<int> slots;
+  std::vector<model::EulerStart> starts;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    try {
+      slots.push_back(embodiment_slot(calls[i].embodiment));
+      starts.push_back(call_start(calls[i], c));
+    } catch (const Error& e) {
+      if (batch.size() == 1) throw;
+      fail("{}: {}", sample_name(i), e.what());
+    }
+  }
+  std::vector<model::DenoiseResult> results =
+      batch.size() == 1 ? std::vector<model::DenoiseResult>{} : s.backend->run_batch(batch, starts, slots);
+  if (batch.size() == 1) results.push_back(s.backend->run(batch.front(), starts.front(), slots.front()));
   s.info.vl_reused_calls += s.backend->reused_vision_language();
   s.report_vision_language();
-  for (double v : result.actions.data)
-    if (!std::isfinite(v)) fail("the {} backend produced non-finite actions", s.info.backend);
-  result.warnings = start.warnings;
-  return result;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    for (double v : results[i].actions.data)
+      if (!std::isfinite(v))
+        fail("the {} backend produced non-finite actions{}", s.info.backend, batch.size() == 1 ? "" : " for " + sample_name(i));
+    results[i].warnings = starts[i].warnings;
+  }
+  return results;
 }
 
 }  // namespace ditmk

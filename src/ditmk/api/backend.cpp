@@ -31,14 +31,36 @@ class CpuBackend : public Backend {
   }
   model::DenoiseResult run(const model::Observation& obs, const model::EulerStart& start, int embodiment) override {
     engine_.use_embodiment(embodiment);
+    reused_ = 0;
     if (!reuse_) return engine_.run(obs, start.x0, start.row_strength);
-    return engine_.denoise(vision_language_.inputs(engine_, obs), start.x0, start.row_strength);
+    const model::CallInputs<float>& inputs = vision_language_.inputs(engine_, obs);
+    reused_ = vision_language_.last_reused();
+    return engine_.denoise(inputs, start.x0, start.row_strength);
+  }
+  // Each sample's precompute on its own (a sample whose features and masks are the kept ones reuses
+  // their work; a batch does not replace what is kept), then one program over all of them.
+  std::vector<model::DenoiseResult> run_batch(std::span<const model::Observation> batch,
+                                              std::span<const model::EulerStart> starts, std::span<const int> slots) override {
+    std::vector<model::CallInputs<float>> inputs(batch.size());
+    std::vector<cpu::BatchSample> samples(batch.size());
+    reused_ = 0;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      engine_.use_embodiment(slots[i]);
+      if (reuse_ && vision_language_.matches(batch[i])) {
+        inputs[i] = vision_language_.inputs(engine_, batch[i]);
+        ++reused_;
+      } else {
+        inputs[i] = engine_.precompute(batch[i]);
+      }
+      samples[i] = {&inputs[i], slots[i], &starts[i].x0, starts[i].row_strength};
+    }
+    return engine_.denoise_batch(samples);
   }
   std::string isa() const override { return std::string(cpu::isa_name(engine_.isa())); }
   int threads() const override { return engine_.threads(); }
   std::string weight_cache() const override { return std::string(cpu::weight_cache_use_name(engine_.weight_cache_use())); }
   std::size_t vision_language_bytes() const override { return vision_language_.bytes(); }
-  bool reused_vision_language() const override { return reuse_ && vision_language_.last_reused(); }
+  int reused_vision_language() const override { return reused_; }
 
  private:
   static cpu::WeightCacheOptions weight_cache_options(const OpenOptions& o) {
@@ -50,6 +72,7 @@ class CpuBackend : public Backend {
   cpu::Engine engine_;
   bool reuse_;
   cpu::VisionLanguageCache vision_language_;
+  int reused_ = 0;
 };
 
 // The float64 oracle; an embodiment's step tables are computed on its first call and kept.
@@ -93,6 +116,13 @@ class EmuBackend : public Backend {
 };
 
 }  // namespace
+
+std::vector<model::DenoiseResult> Backend::run_batch(std::span<const model::Observation> batch,
+                                                     std::span<const model::EulerStart> starts, std::span<const int> slots) {
+  std::vector<model::DenoiseResult> results;
+  for (std::size_t i = 0; i < batch.size(); ++i) results.push_back(run(batch[i], starts[i], slots[i]));
+  return results;
+}
 
 void check_backend_options(const OpenOptions& o) {
   if (o.backend != "cpu" && o.backend != "ref" && o.backend != "emu")

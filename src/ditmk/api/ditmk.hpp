@@ -15,7 +15,9 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/matrix.hpp"
@@ -105,6 +107,18 @@ class ActionHead {
   // One denoise: the actions [H, A] and every step's velocity. When obs's features and masks are the
   // bytes of the previous call's, its vision-language work is reused (reuse_vision_language).
   model::DenoiseResult get_action(const model::Observation& obs, const CallOptions& call = {});
+
+  // A batch: B observations, sample i with calls[i] (its own embodiment, noise or seed, real-time
+  // chunking; VL lengths may differ). The cpu backend runs them as one program, streaming each weight
+  // once per step for all B samples (ref and emu: one after another); each result is bit-identical
+  // to get_action(batch[i], calls[i]) on this head. Every sample is checked before any work, and an
+  // error names the sample ("sample 2: ..."). A batch reuses the kept vision-language work for the
+  // samples whose features and masks are its bytes, and does not replace it.
+  std::vector<model::DenoiseResult> get_actions(std::span<const model::Observation> batch,
+                                                std::span<const CallOptions> calls);
+  // The observations of arrays with a leading batch dimension (model/observation_batch.hpp): features
+  // [B, S, ctx], masks [B, S], state [B, ...]; errors name the array and the sample ("what:sample 2:state").
+  std::vector<model::Observation> observations(const model::ObservationArrays& batched, const std::string& what = "") const;
 
  private:
   struct State;

@@ -52,18 +52,29 @@ struct PreparedX {
   std::size_t size() const { return bytes.size() - 64; }
 };
 
-// Activations of one denoise, sized at load; per-thread scratch for the kernels.
+// Samples [first, first + count) of a batch, all of one embodiment: its layers run once over their rows.
+struct Engine::EmbodimentRun {
+  int first = 0, count = 0;
+  const PackedEmbodiment* embodiment = nullptr;
+};
+
+// Activations of one denoise of `batch` samples (rows of sample i follow those of sample i - 1), sized
+// at load for one sample and grown, outside the program, when a call brings a larger batch;
+// per-thread scratch for the kernels.
 struct Engine::Workspace {
   int M, D, H, A, inner, ff, out, hidden, max_head_dim;
+  int batch = 0;
   Buffer h, n, qkv, attn, ffn, y, dec, enc_a, enc_e, x;
   std::vector<Buffer> velocity;
-  std::vector<float> row_strength;  // [H]: this call's per-row Euler strength (1 without real-time chunking)
+  std::vector<float> row_strength;  // [batch * H]: this call's per-row Euler strength (1 without real-time chunking)
   std::vector<std::vector<std::byte>> gemm_scratch;  // per thread, 64-byte aligned inside
   // Two so that one GEMM's input can be prepared while another GEMM still reads the other: normed
   // for the LayerNorm outputs (and the precompute's inputs), mixed for the attention and FF outputs.
   PreparedX normed, mixed;
   std::vector<Buffer> attention_scratch;             // per thread
-  std::vector<Buffer> cross_keys;                    // per cross block: its hoisted K laid out for attention
+  std::vector<Buffer> cross_keys;                    // per sample and block: its hoisted K laid out for attention
+  std::vector<const PackedEmbodiment*> embodiment;   // per sample
+  std::vector<EmbodimentRun> runs;                   // consecutive samples of one embodiment
   std::size_t gemm_scratch_bytes = 0;
 
   std::byte* scratch_of(int t) {
@@ -76,6 +87,24 @@ struct Engine::Workspace {
     attention_scratch.resize(threads);
     for (auto& b : attention_scratch)
       if (b.data.size() < need) b.data.assign(need, 0.0f);
+  }
+  // Room for b samples' activations (buffers only grow).
+  void reserve_batch(int b, int steps, const PackedModel& model) {
+    if (b <= batch) return;
+    batch = b;
+    auto size = [](Buffer& buffer, std::size_t n) { buffer.data.assign(n, 0.0f); };
+    const std::size_t rows = std::size_t(b) * M, actions = std::size_t(b) * H;
+    size(h, rows * D), size(n, rows * D), size(qkv, rows * 3 * inner), size(attn, rows * inner), size(ffn, rows * ff);
+    size(y, actions * out), size(dec, actions * hidden), size(enc_a, actions * D), size(enc_e, actions * D);
+    size(x, actions * A);
+    velocity.resize(std::size_t(steps));
+    for (auto& v : velocity) size(v, actions * A);
+    row_strength.assign(actions, 1.0f);
+    const auto m = int64_t(rows);
+    for (const auto& blk : model.blocks) {
+      normed.reserve(std::max(cpu::gemm_scratch_bytes(blk.qkv.weights, m), cpu::gemm_scratch_bytes(blk.ff1.weights, m)));
+      mixed.reserve(std::max(cpu::gemm_scratch_bytes(blk.out.weights, m), cpu::gemm_scratch_bytes(blk.ff2.weights, m)));
+    }
   }
 };
 
@@ -213,14 +242,6 @@ Engine::Engine(const model::Weights& weights, int embodiment, const EngineOption
   ws.inner = c.dims.n_heads * c.dims.head_dim, ws.ff = c.dims.ff_dim, ws.out = c.dims.out_dim, ws.hidden = c.dims.hidden;
   ws.max_head_dim = std::max(c.dims.head_dim, c.dims.vl_head_dim);
   require(ws.M <= kGemmMaxRows, "cpu engine: {} token rows exceed the GEMM's {}", ws.M, kGemmMaxRows);
-  auto sized = [](std::size_t n) { return Buffer{std::vector<float>(n, 0.0f)}; };
-  ws.h = sized(std::size_t(ws.M) * ws.D), ws.n = sized(std::size_t(ws.M) * ws.D);
-  ws.qkv = sized(std::size_t(ws.M) * 3 * ws.inner), ws.attn = sized(std::size_t(ws.M) * ws.inner);
-  ws.ffn = sized(std::size_t(ws.M) * ws.ff), ws.y = sized(std::size_t(ws.H) * ws.out);
-  ws.dec = sized(std::size_t(ws.H) * ws.hidden), ws.enc_a = sized(std::size_t(ws.H) * ws.D);
-  ws.enc_e = sized(std::size_t(ws.H) * ws.D), ws.x = sized(std::size_t(ws.H) * ws.A);
-  for (int s = 0; s < c.n_steps; ++s) ws.velocity.push_back(sized(std::size_t(ws.H) * ws.A));
-  ws.row_strength.assign(std::size_t(ws.H), 1.0f);
   std::size_t scratch = 0;
   auto need = [&](const PackedLinear& l) { scratch = std::max(scratch, cpu::gemm_scratch_bytes(l.weights, kGemmMaxRows)); };
   for (const auto& b : model_.blocks) need(b.qkv), need(b.out), need(b.ff1), need(b.ff2);
@@ -231,20 +252,19 @@ Engine::Engine(const model::Weights& weights, int embodiment, const EngineOption
   for (const auto& [src, l] : model_.precompute) need(l);
   ws.gemm_scratch_bytes = scratch;
   ws.gemm_scratch.assign(pool_.size(), std::vector<std::byte>(scratch + 64));
-  for (const auto& b : model_.blocks) {
-    ws.normed.reserve(std::max(cpu::gemm_scratch_bytes(b.qkv.weights, ws.M), cpu::gemm_scratch_bytes(b.ff1.weights, ws.M)));
-    ws.mixed.reserve(std::max(cpu::gemm_scratch_bytes(b.out.weights, ws.M), cpu::gemm_scratch_bytes(b.ff2.weights, ws.M)));
-  }
+  ws.reserve_batch(1, c.n_steps, model_);
   ws.reserve_keys(ws.M, pool_.size());
 }
 
 Engine::~Engine() = default;
 
-void Engine::use_embodiment(int id) {
+const PackedEmbodiment& Engine::packed_embodiment_of(int id) {
   auto it = embodiments_.find(id);
   if (it == embodiments_.end()) it = embodiments_.emplace(id, pack_embodiment(weights_, id, model_, pool_.size())).first;
-  embodiment_ = &it->second;
+  return it->second;
 }
+
+void Engine::use_embodiment(int id) { embodiment_ = &packed_embodiment_of(id); }
 
 model::CallInputs<float> Engine::precompute(const model::Observation& obs) {
   const FastOps ops{*this};
@@ -261,150 +281,218 @@ Matrix<float> Engine::state_token(const model::Observation& obs) {
   return model::state_token<float>(ops, weights_, embodiment_->source, obs);
 }
 
-void Engine::run_program(int t, const model::CallInputs<float>& in) {
+void Engine::run_program(int t, std::span<const BatchSample> batch) {
   Workspace& ws = *ws_;
   const model::ModelConfig& c = model_.config;
   const FastOps ops{*this};
-  const PackedEmbodiment& e = *embodiment_;
   const int T = pool_.size();
-  const int M = ws.M, D = ws.D, H = ws.H, row0 = c.action_row0();
+  const int B = int(batch.size());
+  const int M = ws.M, D = ws.D, H = ws.H, A = ws.A, row0 = c.action_row0();
+  const int64_t all_rows = int64_t(B) * M, action_rows = int64_t(B) * H;
+  const int heads = c.dims.n_heads;
   const float dt = float(model::euler_dt(c));
   auto gemm = [&](const PackedLinear& l, const float* x, int64_t xs, int64_t rows, float* y, int64_t ys, Activation act,
                   OutputMode mode, const float* bias, PreparedX* prepared = nullptr) {
     ops.gemm_columns(t, l, x, xs, rows, y, ys, act, mode, bias, prepared);
   };
-  auto layer_norm_rows = [&](const float* x, float* y, int rows, float eps, const float* scale, const float* shift) {
-    const Range r = share(rows, t, T);
+  auto layer_norm_rows = [&](const float* x, float* y, Range r, float eps, const float* scale, const float* shift) {
     if (r.empty()) return;
     LayerNormArgs a;
     a.x = x + r.begin * D, a.x_stride = D, a.y = y + r.begin * D, a.y_stride = D;
     a.rows = r.end - r.begin, a.cols = D, a.eps = eps, a.scale = scale, a.shift = shift;
     layer_norm(a);
   };
-  auto attention_args = [&](const float* q, int64_t qs, const float* k, const float* v, int64_t kvs, int64_t keys,
+  // The (sample, head) pairs are shared among the threads; the heads of sample i this thread runs.
+  const Range pairs = share(int64_t(B) * heads, t, T);
+  auto heads_of = [&](int i) {
+    return Range{std::max<int64_t>(pairs.begin - int64_t(i) * heads, 0), std::min<int64_t>(pairs.end - int64_t(i) * heads, heads)};
+  };
+  auto attention_args = [&](int i, const float* q, int64_t qs, const float* k, const float* v, int64_t kvs, int64_t keys,
                             const uint8_t* mask) {
-    const Range hs = share(c.dims.n_heads, t, T);
+    const Range hs = heads_of(i);
     AttentionArgs a;
     a.q = q, a.q_stride = qs, a.k = k, a.k_stride = kvs, a.v = v, a.v_stride = kvs;
-    a.out = ws.attn.get(), a.out_stride = ws.inner, a.m = M, a.keys = keys;
-    a.heads = c.dims.n_heads, a.head_dim = c.dims.head_dim, a.scale = float(1.0 / std::sqrt(double(c.dims.head_dim)));
-    a.key_mask = mask, a.h_begin = hs.begin, a.h_end = hs.end;
+    a.out = ws.attn.get() + std::size_t(i) * M * ws.inner, a.out_stride = ws.inner, a.m = M, a.keys = keys;
+    a.heads = heads, a.head_dim = c.dims.head_dim, a.scale = float(1.0 / std::sqrt(double(c.dims.head_dim)));
+    a.key_mask = mask, a.h_begin = hs.begin, a.h_end = std::max(hs.begin, hs.end);
     a.scratch = ws.attention_scratch[t].get(), a.scratch_floats = ws.attention_scratch[t].data.size();
     return a;
   };
-  auto cross_args = [&](int b) {
-    return attention_args(ws.qkv.get(), model_.blocks[b].qkv.n(), in.cross_k[b].data.data(), in.cross_v[b].data.data(),
-                          ws.inner, in.cross_k[b].rows, in.key_mask[b].data());
+  auto cross_args = [&](int i, int b) {
+    const model::CallInputs<float>& in = *batch[std::size_t(i)].inputs;
+    return attention_args(i, ws.qkv.get() + std::size_t(i) * M * model_.blocks[b].qkv.n(), model_.blocks[b].qkv.n(),
+                          in.cross_k[b].data.data(), in.cross_v[b].data.data(), ws.inner, in.cross_k[b].rows,
+                          in.key_mask[b].data());
   };
+  auto prepared_keys = [&](int i, int b) { return &ws.cross_keys[std::size_t(i) * c.n_blocks + b]; };
 
-  // The hoisted cross K of this call is laid out for attention once (each thread its heads) and
+  // The hoisted cross K of each sample is laid out for attention once (each thread its heads) and
   // read by all 4 steps, instead of being transposed again by every step.
   for (int b = 0; b < c.n_blocks; ++b) {
     if (!model_.blocks[b].cross) continue;
-    const AttentionArgs a = cross_args(b);
-    if (a.h_begin < a.h_end) attention_prepare_keys(a, ws.cross_keys[b].get(), ws.cross_keys[b].data.size());
+    for (int i = 0; i < B; ++i) {
+      const AttentionArgs a = cross_args(i, b);
+      if (a.h_begin < a.h_end) attention_prepare_keys(a, prepared_keys(i, b)->get(), prepared_keys(i, b)->data.size());
+    }
   }
   pool_.barrier();
 
   for (int s = 0; s < c.n_steps; ++s) {
     // action encoder: W3(swish(W2 [W1 x; tau])) + position rows, written into the action rows of h
-    gemm(e.enc1, ws.x.get(), ws.A, H, ws.enc_a.get(), D, Activation::none, OutputMode::store, e.enc1.bias.data());
-    const Range rows = share(M, t, T);
-    for (int64_t r = rows.begin; r < rows.end; ++r) {
-      const float* src = r == 0 ? in.state_token.data.data()
+    for (const EmbodimentRun& run : ws.runs)
+      gemm(run.embodiment->enc1, ws.x.get() + std::size_t(run.first) * H * A, A, int64_t(run.count) * H,
+           ws.enc_a.get() + std::size_t(run.first) * H * D, D, Activation::none, OutputMode::store,
+           run.embodiment->enc1.bias.data());
+    const Range rows = share(all_rows, t, T);
+    for (int64_t row = rows.begin; row < rows.end; ++row) {
+      const int64_t r = row % M;
+      const float* src = r == 0 ? batch[std::size_t(row / M)].inputs->state_token.data.data()
                          : r < row0 ? model_.future_tokens.data() + (r - 1) * D
                                     : model_.position_rows.data() + (r - row0) * D;
-      std::copy(src, src + D, ws.h.get() + r * D);
+      std::copy(src, src + D, ws.h.get() + row * D);
     }
     pool_.barrier();
-    gemm(e.enc2_action, ws.enc_a.get(), D, H, ws.enc_e.get(), D, Activation::silu, OutputMode::store,
-         e.tau_bias.data() + std::size_t(s) * D);
+    for (const EmbodimentRun& run : ws.runs)
+      gemm(run.embodiment->enc2_action, ws.enc_a.get() + std::size_t(run.first) * H * D, D, int64_t(run.count) * H,
+           ws.enc_e.get() + std::size_t(run.first) * H * D, D, Activation::silu, OutputMode::store,
+           run.embodiment->tau_bias.data() + std::size_t(s) * D);
     pool_.barrier();
-    gemm(e.enc3, ws.enc_e.get(), D, H, ws.h.get() + std::size_t(row0) * D, D, Activation::none,
-         OutputMode::accumulate, e.enc3.bias.data());
+    // the action rows of the samples are not adjacent in h (each sample's state and future rows lie
+    // between), so this one runs per sample
+    for (int i = 0; i < B; ++i) {
+      const PackedEmbodiment& e = *ws.embodiment[std::size_t(i)];
+      gemm(e.enc3, ws.enc_e.get() + std::size_t(i) * H * D, D, H, ws.h.get() + (std::size_t(i) * M + row0) * D, D,
+           Activation::none, OutputMode::accumulate, e.enc3.bias.data());
+    }
     pool_.barrier();
 
     for (int b = 0; b < c.n_blocks; ++b) {
       const PackedBlock& blk = model_.blocks[b];
       const float* adaln = model_.adaln.data() + (std::size_t(s) * c.n_blocks + b) * 2 * D;
       // Each thread prepares the GEMM input rows it normalised, while they are in its cache.
-      layer_norm_rows(ws.h.get(), ws.n.get(), M, 1e-5f, adaln, adaln + D);
-      ops.prepare_rows(blk.qkv, ws.n.get(), D, share(M, t, T), ws.normed);
+      layer_norm_rows(ws.h.get(), ws.n.get(), rows, 1e-5f, adaln, adaln + D);
+      ops.prepare_rows(blk.qkv, ws.n.get(), D, rows, ws.normed);
       pool_.barrier();
       const int64_t qkv_cols = blk.qkv.n();
-      gemm(blk.qkv, ws.n.get(), D, M, ws.qkv.get(), qkv_cols, Activation::none, OutputMode::store, blk.qkv.bias.data(),
-           &ws.normed);
+      gemm(blk.qkv, ws.n.get(), D, all_rows, ws.qkv.get(), qkv_cols, Activation::none, OutputMode::store,
+           blk.qkv.bias.data(), &ws.normed);
       pool_.barrier();
-      AttentionArgs a = blk.cross ? cross_args(b)
-                                  : attention_args(ws.qkv.get(), qkv_cols, ws.qkv.get() + ws.inner,
-                                                   ws.qkv.get() + 2 * ws.inner, qkv_cols, M, nullptr);
-      if (blk.cross) a.prepared_keys = ws.cross_keys[b].get();
-      if (a.h_begin < a.h_end) cpu::attention(a, isa_);
+      for (int i = 0; i < B; ++i) {
+        const float* q = ws.qkv.get() + std::size_t(i) * M * qkv_cols;
+        AttentionArgs a = blk.cross ? cross_args(i, b)
+                                    : attention_args(i, q, qkv_cols, q + ws.inner, q + 2 * ws.inner, qkv_cols, M, nullptr);
+        if (blk.cross) a.prepared_keys = prepared_keys(i, b)->get();
+        if (a.h_begin < a.h_end) cpu::attention(a, isa_);
+      }
       pool_.barrier();
-      ops.prepare_rows(blk.out, ws.attn.get(), ws.inner, share(M, t, T), ws.mixed);
+      ops.prepare_rows(blk.out, ws.attn.get(), ws.inner, rows, ws.mixed);
       pool_.barrier();
-      gemm(blk.out, ws.attn.get(), ws.inner, M, ws.h.get(), D, Activation::none, OutputMode::accumulate, blk.out.bias.data(),
-           &ws.mixed);
+      gemm(blk.out, ws.attn.get(), ws.inner, all_rows, ws.h.get(), D, Activation::none, OutputMode::accumulate,
+           blk.out.bias.data(), &ws.mixed);
       pool_.barrier();
-      layer_norm_rows(ws.h.get(), ws.n.get(), M, float(c.ff_norm_eps), nullptr, nullptr);
-      ops.prepare_rows(blk.ff1, ws.n.get(), D, share(M, t, T), ws.normed);
+      layer_norm_rows(ws.h.get(), ws.n.get(), rows, float(c.ff_norm_eps), nullptr, nullptr);
+      ops.prepare_rows(blk.ff1, ws.n.get(), D, rows, ws.normed);
       pool_.barrier();
       // Each chunk's FF hidden columns are prepared for FF down by the thread that produced them,
       // while they are in its cache (whole 32-column blocks).
-      ops.gemm_columns(t, blk.ff1, ws.n.get(), D, M, ws.ffn.get(), ws.ff, Activation::gelu_tanh, OutputMode::store,
+      ops.gemm_columns(t, blk.ff1, ws.n.get(), D, all_rows, ws.ffn.get(), ws.ff, Activation::gelu_tanh, OutputMode::store,
                        blk.ff1.bias.data(), &ws.normed,
-                       [&](Range cols) { ops.prepare_columns(blk.ff2, ws.ffn.get(), ws.ff, M, cols, ws.mixed); });
+                       [&](Range cols) { ops.prepare_columns(blk.ff2, ws.ffn.get(), ws.ff, all_rows, cols, ws.mixed); });
       pool_.barrier();
-      gemm(blk.ff2, ws.ffn.get(), ws.ff, M, ws.h.get(), D, Activation::none, OutputMode::accumulate, blk.ff2.bias.data(),
-           &ws.mixed);
+      gemm(blk.ff2, ws.ffn.get(), ws.ff, all_rows, ws.h.get(), D, Activation::none, OutputMode::accumulate,
+           blk.ff2.bias.data(), &ws.mixed);
       pool_.barrier();
     }
 
-    // output head on the action rows only, action decoder, Euler update
+    // output head on the action rows only (gathered from each sample into n), action decoder, Euler update
     const float* shift_scale = model_.out_shift_scale.data() + std::size_t(s) * 2 * D;
-    layer_norm_rows(ws.h.get() + std::size_t(row0) * D, ws.n.get(), H, 1e-6f, shift_scale + D, shift_scale);
+    const Range out_rows = share(action_rows, t, T);
+    for (int i = 0; i < B; ++i) {
+      const int64_t first = int64_t(i) * H;
+      const Range r{std::max(out_rows.begin, first) - first, std::min(out_rows.end, first + H) - first};
+      layer_norm_rows(ws.h.get() + (std::size_t(i) * M + row0) * D, ws.n.get() + first * D, r, 1e-6f, shift_scale + D,
+                      shift_scale);
+    }
     pool_.barrier();
-    gemm(model_.proj_out_2, ws.n.get(), D, H, ws.y.get(), ws.out, Activation::none, OutputMode::store, model_.proj_out_2.bias.data());
+    gemm(model_.proj_out_2, ws.n.get(), D, action_rows, ws.y.get(), ws.out, Activation::none, OutputMode::store,
+         model_.proj_out_2.bias.data());
     pool_.barrier();
-    gemm(e.dec1, ws.y.get(), ws.out, H, ws.dec.get(), ws.hidden, Activation::relu, OutputMode::store, e.dec1.bias.data());
+    for (const EmbodimentRun& run : ws.runs)
+      gemm(run.embodiment->dec1, ws.y.get() + std::size_t(run.first) * H * ws.out, ws.out, int64_t(run.count) * H,
+           ws.dec.get() + std::size_t(run.first) * H * ws.hidden, ws.hidden, Activation::relu, OutputMode::store,
+           run.embodiment->dec1.bias.data());
     pool_.barrier();
     float* v = ws.velocity[s].get();
-    gemm(e.dec2, ws.dec.get(), ws.hidden, H, v, ws.A, Activation::none, OutputMode::store, e.dec2.bias.data());
+    for (const EmbodimentRun& run : ws.runs)
+      gemm(run.embodiment->dec2, ws.dec.get() + std::size_t(run.first) * H * ws.hidden, ws.hidden, int64_t(run.count) * H,
+           v + std::size_t(run.first) * H * A, A, Activation::none, OutputMode::store, run.embodiment->dec2.bias.data());
     pool_.barrier();
-    const Range xs = share(int64_t(H) * ws.A, t, T);
-    for (int64_t i = xs.begin; i < xs.end; ++i) ws.x.get()[i] += dt * v[i] * ws.row_strength[std::size_t(i / ws.A)];
+    const Range xs = share(action_rows * A, t, T);
+    for (int64_t i = xs.begin; i < xs.end; ++i) ws.x.get()[i] += dt * v[i] * ws.row_strength[std::size_t(i / A)];
     pool_.barrier();
   }
 }
 
-model::DenoiseResult Engine::denoise(const model::CallInputs<float>& in, const Matrix<double>& noise,
-                                     std::span<const double> row_strength) {
+std::vector<model::DenoiseResult> Engine::denoise_batch(std::span<const BatchSample> batch) {
   Workspace& ws = *ws_;
-  require(noise.rows == ws.H && noise.cols == ws.A, "cpu engine: noise is [{}, {}], expected [{}, {}]", noise.rows,
-          noise.cols, ws.H, ws.A);
-  require(row_strength.empty() || row_strength.size() == std::size_t(ws.H), "cpu engine: {} row strengths for {} rows",
-          row_strength.size(), ws.H);
-  for (std::size_t i = 0; i < noise.data.size(); ++i) ws.x.data[i] = float(noise.data[i]);
-  for (int r = 0; r < ws.H; ++r) ws.row_strength[std::size_t(r)] = row_strength.empty() ? 1.0f : float(row_strength[std::size_t(r)]);
-  // room for this call's cross keys, laid out by the program (grows only when a call has more keys)
-  ws.cross_keys.resize(in.cross_k.size());
-  for (std::size_t b = 0; b < in.cross_k.size(); ++b) {
-    const std::size_t need =
-        attention_prepared_keys_floats(in.cross_k[b].rows, model_.config.dims.n_heads, model_.config.dims.head_dim);
-    if (ws.cross_keys[b].data.size() < need) ws.cross_keys[b].data.assign(need, 0.0f);
+  const model::ModelConfig& c = model_.config;
+  const int B = int(batch.size());
+  require(B >= 1, "cpu engine: a batch needs at least one sample");
+  for (int i = 0; i < B; ++i) {
+    const BatchSample& sample = batch[std::size_t(i)];
+    require(sample.inputs && sample.noise, "cpu engine: sample {} has no inputs or noise", i);
+    require(sample.noise->rows == ws.H && sample.noise->cols == ws.A, "cpu engine: sample {}: noise is [{}, {}], expected [{}, {}]",
+            i, sample.noise->rows, sample.noise->cols, ws.H, ws.A);
+    require(sample.row_strength.empty() || sample.row_strength.size() == std::size_t(ws.H),
+            "cpu engine: sample {}: {} row strengths for {} rows", i, sample.row_strength.size(), ws.H);
   }
-  ws.reserve_keys(in.vl.rows, pool_.size());
-  auto program = [&](int t) { run_program(t, in); };
+  ws.reserve_batch(B, c.n_steps, model_);
+  ws.embodiment.assign(std::size_t(B), nullptr);
+  ws.runs.clear();
+  int64_t keys = ws.M;
+  for (int i = 0; i < B; ++i) {
+    const BatchSample& sample = batch[std::size_t(i)];
+    const PackedEmbodiment* e = &packed_embodiment_of(sample.embodiment);
+    ws.embodiment[std::size_t(i)] = e;
+    if (ws.runs.empty() || ws.runs.back().embodiment != e) ws.runs.push_back({i, 0, e});
+    ++ws.runs.back().count;
+    const std::size_t x0 = std::size_t(i) * ws.H * ws.A;
+    for (std::size_t k = 0; k < sample.noise->data.size(); ++k) ws.x.data[x0 + k] = float(sample.noise->data[k]);
+    for (int r = 0; r < ws.H; ++r)
+      ws.row_strength[std::size_t(i) * ws.H + r] = sample.row_strength.empty() ? 1.0f : float(sample.row_strength[std::size_t(r)]);
+    keys = std::max<int64_t>(keys, sample.inputs->vl.rows);
+  }
+  // room for each sample's cross keys, laid out by the program (grows only when a call has more keys)
+  ws.cross_keys.resize(std::max(ws.cross_keys.size(), std::size_t(B) * c.n_blocks));
+  for (int i = 0; i < B; ++i) {
+    const model::CallInputs<float>& in = *batch[std::size_t(i)].inputs;
+    for (std::size_t b = 0; b < in.cross_k.size(); ++b) {
+      const std::size_t need = attention_prepared_keys_floats(in.cross_k[b].rows, c.dims.n_heads, c.dims.head_dim);
+      Buffer& keys_of = ws.cross_keys[std::size_t(i) * c.n_blocks + b];
+      if (keys_of.data.size() < need) keys_of.data.assign(need, 0.0f);
+    }
+  }
+  ws.reserve_keys(keys, pool_.size());
+  auto program = [&](int t) { run_program(t, batch); };
   pool_.run(program);
-  model::DenoiseResult result;
-  auto to_double = [&](const Buffer& b) {
+  std::vector<model::DenoiseResult> results(static_cast<std::size_t>(B));
+  auto rows_of = [&](const Buffer& buffer, int i) {
     Matrix<double> m(ws.H, ws.A);
-    for (std::size_t i = 0; i < m.data.size(); ++i) m.data[i] = b.data[i];
+    const float* src = buffer.get() + std::size_t(i) * ws.H * ws.A;
+    for (std::size_t k = 0; k < m.data.size(); ++k) m.data[k] = src[k];
     return m;
   };
-  result.actions = to_double(ws.x);
-  for (const auto& v : ws.velocity) result.velocities.push_back(to_double(v));
-  return result;
+  for (int i = 0; i < B; ++i) {
+    results[std::size_t(i)].actions = rows_of(ws.x, i);
+    for (const auto& v : ws.velocity) results[std::size_t(i)].velocities.push_back(rows_of(v, i));
+  }
+  return results;
+}
+
+model::DenoiseResult Engine::denoise(const model::CallInputs<float>& in, const Matrix<double>& noise,
+                                     std::span<const double> row_strength) {
+  const BatchSample one{&in, embodiment(), &noise, row_strength};
+  return std::move(denoise_batch(std::span(&one, 1)).front());
 }
 
 model::DenoiseResult Engine::run(const model::Observation& obs, const Matrix<double>& noise,

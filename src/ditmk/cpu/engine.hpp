@@ -31,6 +31,15 @@ struct EngineOptions {
   WeightCacheOptions weight_cache;  // off unless enabled: the packed weights of a release kept on disk
 };
 
+// One sample of a batched denoise: its precomputed inputs, embodiment slot, x_0 [H, A] and Euler row
+// strengths (empty: every row moves fully). The caller keeps them alive for the call.
+struct BatchSample {
+  const model::CallInputs<float>* inputs = nullptr;
+  int embodiment = 0;
+  const Matrix<double>* noise = nullptr;
+  std::span<const double> row_strength;
+};
+
 class Engine {
  public:
   // `weights` must outlive the engine (the per-call precompute reads its views). `embodiment` is the
@@ -56,6 +65,13 @@ class Engine {
   Matrix<float> state_token(const model::Observation& obs);
   model::DenoiseResult denoise(const model::CallInputs<float>& inputs, const Matrix<double>& noise,
                                std::span<const double> row_strength = {});
+  // B samples as one program: every GEMM whose weights all samples share (the DiT blocks, the output
+  // layer) runs once over all B samples' rows, so each weight is streamed once per step instead of B
+  // times; attention runs per sample (its own keys, VL length and mask) and the embodiment layers per
+  // run of consecutive samples of one embodiment. Each sample's result is bit-identical to its own
+  // denoise(): a GEMM row's value does not depend on the other rows in its block, nor a LayerNorm
+  // row's or an attention head's on the others.
+  std::vector<model::DenoiseResult> denoise_batch(std::span<const BatchSample> samples);
 
   const PackedModel& packed() const { return model_; }
   const PackedEmbodiment& packed_embodiment() const { return *embodiment_; }
@@ -67,7 +83,9 @@ class Engine {
  private:
   struct Workspace;
   struct FastOps;
-  void run_program(int thread, const model::CallInputs<float>& in);
+  struct EmbodimentRun;
+  void run_program(int thread, std::span<const BatchSample> batch);
+  const PackedEmbodiment& packed_embodiment_of(int id);  // packed on its first use
 
   const model::Weights& weights_;  // the caller keeps the mapped checkpoint alive
   Isa isa_;
