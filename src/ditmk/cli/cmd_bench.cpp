@@ -13,6 +13,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "ditmk/cli/bench_batch.hpp"
 #include "ditmk/cli/commands.hpp"
 #include "ditmk/cli/model_source.hpp"
 #include "ditmk/core/error.hpp"
@@ -41,6 +42,7 @@ struct BenchOptions {
   uint64_t seed = 0;
   bool json = false;
   bool reuse_vl = false;  // also time calls that reuse the kept vision-language work
+  int batch = 0;          // also time batched denoises of up to this many samples against single calls
 };
 
 double ms_since(Clock::time_point start) {
@@ -318,6 +320,11 @@ json bench(const BenchOptions& o) {
                           {"kept_bytes", t.reused_vl_kept_bytes},
                           {"bit_identical", t.reused_vl_bit_identical}};
   }
+  if (o.batch > 0) {
+    std::vector<cpu::WeightFormat> formats = {cpu::parse_weight_format(o.dtype)};
+    if (formats[0] == cpu::WeightFormat::int8) formats.push_back(cpu::WeightFormat::bf16);
+    report["batch"] = time_batches({o.batch, std::min(o.runs, 3), threads, o.isa, embodiment}, w, formats);
+  }
   return report;
 }
 
@@ -378,6 +385,7 @@ void print_report(const json& r) {
                v["ratio_to_full_call"].get<double>(), v["bit_identical"].get<bool>() ? "bit-identical" : "DIFFERENT",
                v["kept_bytes"].get<double>() / 1e6);
   }
+  if (r.contains("batch")) print_batches(r["batch"]);
 }
 
 }  // namespace
@@ -400,7 +408,12 @@ void add_bench(CLI::App& app) {
   cmd->add_flag("--reuse-vl", o->reuse_vl,
                 "also time calls that reuse the kept vision-language work (same features and masks, cpu backend), "
                 "run after run beside the full calls");
+  cmd->add_option("--batch", o->batch,
+                  "also time batched denoises of B = 1, 2, 4, ... up to this many samples against as many single "
+                  "calls (cpu backend; at most 3 runs)")
+      ->check(CLI::Range(1, 256));
   cmd->callback([o] {
+    if (o->batch > 0 && o->backend != "cpu") fail("--batch: the {} backend runs a batch one sample after another (use cpu)", o->backend);
     if (o->reuse_vl && o->backend != "cpu") fail("--reuse-vl: the {} backend recomputes the vision-language work (use cpu)", o->backend);
     const json report = bench(*o);
     if (o->json) fmt::print("{}\n", report.dump(2));

@@ -144,8 +144,14 @@ struct Engine::FastOps {
     a.x_prepared = prepared != nullptr;
     if (a.x_prepared) a.scratch = prepared->data(), a.scratch_bytes = prepared->size();
     else a.scratch = engine.ws_->scratch_of(t), a.scratch_bytes = engine.ws_->gemm_scratch_bytes;
-    const int64_t granule = rows > kGemmMaxRows ? gemm_column_block_panels(l.weights, engine.isa_, rows) : 1;
-    engine.pool_.for_chunks(t, l.weights.panels(), granule, [&](int64_t p0, int64_t p1) {
+    // Past 64 rows whole L2-sized column blocks, but at least 4 chunks per thread, so that the threads
+    // stay balanced when a GEMM has few blocks (a batch's FF down: 48 panels, blocks of ~16).
+    const int64_t panels = l.weights.panels(), threads = engine.pool_.size();
+    const int64_t granule =
+        rows > kGemmMaxRows
+            ? std::clamp<int64_t>(panels / (4 * threads), 1, gemm_column_block_panels(l.weights, engine.isa_, rows))
+            : 1;
+    engine.pool_.for_chunks(t, panels, granule, [&](int64_t p0, int64_t p1) {
       a.n_begin = p0 * kPanelWidth, a.n_end = std::min(p1 * kPanelWidth, l.n());
       gemm_rows(a, engine.isa_);
       after_chunk(Range{a.n_begin, a.n_end});
