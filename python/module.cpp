@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "ditmk/api/ditmk.hpp"
+#include "ditmk/model/observation_batch.hpp"
 #include "ditmk/model/realtime_chunking.hpp"
 #include "ditmk/model/synthetic.hpp"
 #include "ditmk/serve/service.hpp"
@@ -98,6 +99,64 @@ struct Head {
     float* p = v.mutable_data();
     for (const auto& step : result.velocities)
       for (double x : step.data) *p++ = float(x);
+    return py::make_tuple(actions, v, warnings);
+  }
+
+  // A batch: arrays with a leading batch dimension B (ActionHead::observations), embodiments one for
+  // every sample or one each, noise and previous [B, ...] or None (sample i without noise draws from
+  // seed + i); -> (actions [B, H, A], velocities [B, steps, H, A] or None, warnings "sample i: ...").
+  py::tuple get_actions(const std::map<std::string, std::pair<py::array, std::string>>& arrays,
+                        const std::vector<std::string>& embodiments, const std::optional<std::pair<py::array, std::string>>& noise,
+                        uint64_t seed, bool velocities, const std::optional<std::pair<py::array, std::string>>& previous,
+                        const std::string& previous_name, const std::optional<std::tuple<int64_t, int64_t, int64_t, double>>& rtc) {
+    model::ObservationArrays views;
+    for (const auto& [name, array] : arrays) views[name] = view_of(array.first, array.second, name);
+    std::vector<model::DenoiseResult> results;
+    {
+      py::gil_scoped_release released;
+      const std::lock_guard<std::mutex> one_call_at_a_time(calls);
+      const std::vector<model::Observation> batch = head.observations(views);
+      const std::size_t b = batch.size();
+      if (embodiments.size() != 1 && embodiments.size() != b)
+        fail("embodiment_id: {} ids for a batch of {}", embodiments.size(), b);
+      // a batched array's sample i, the array named when its batch is not the observations'
+      auto sample_views = [&](const std::optional<std::pair<py::array, std::string>>& a, const std::string& name) {
+        std::vector<std::optional<TensorView>> out(b);
+        if (!a) return out;
+        const TensorView v = view_of(a->first, a->second, name);
+        if (v.shape.empty() || v.shape[0] != int64_t(b))
+          fail("{}: shape {} for a batch of {} (expected a leading dimension of {})", name, shape_str(v.shape), b, b);
+        for (std::size_t i = 0; i < b; ++i) out[i] = model::sample_of(v, int64_t(i));
+        return out;
+      };
+      const auto noises = sample_views(noise, "noise"), previouses = sample_views(previous, previous_name);
+      std::vector<CallOptions> options(b);
+      for (std::size_t i = 0; i < b; ++i) {
+        CallOptions& call = options[i];
+        call.embodiment = embodiments.size() == 1 ? embodiments[0] : embodiments[i];
+        call.seed = seed + i;
+        call.noise = noises[i];
+        call.previous_actions = previouses[i];
+        call.previous_actions_name = previous_name;
+        if (rtc) call.rtc = model::RealTimeChunking{std::get<0>(*rtc), std::get<1>(*rtc), std::get<2>(*rtc), std::get<3>(*rtc)};
+      }
+      results = head.get_actions(batch, options);
+    }
+    const int64_t b = int64_t(results.size()), h = results[0].actions.rows, a = results[0].actions.cols;
+    py::array_t<float> actions({b, h, a});
+    float* p = actions.mutable_data();
+    py::list warnings;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      for (double x : results[i].actions.data) *p++ = float(x);
+      for (const std::string& w : results[i].warnings) warnings.append(b == 1 ? w : "sample " + std::to_string(i) + ": " + w);
+    }
+    if (!velocities) return py::make_tuple(actions, py::none(), warnings);
+    const int64_t steps = int64_t(results[0].velocities.size());
+    py::array_t<float> v({b, steps, h, a});
+    float* q = v.mutable_data();
+    for (const auto& r : results)
+      for (const auto& step : r.velocities)
+        for (double x : step.data) *q++ = float(x);
     return py::make_tuple(actions, v, warnings);
   }
 };
@@ -207,6 +266,8 @@ PYBIND11_MODULE(_ditmk, m) {
       .def("set_vision_language", &Head::set_vision_language, py::arg("arrays"))
       .def("clear_vision_language", &Head::clear_vision_language)
       .def("get_action", &Head::get_action, py::arg("arrays"), py::arg("embodiment"), py::arg("noise"), py::arg("seed"),
+           py::arg("velocities"), py::arg("previous"), py::arg("previous_name"), py::arg("rtc"))
+      .def("get_actions", &Head::get_actions, py::arg("arrays"), py::arg("embodiments"), py::arg("noise"), py::arg("seed"),
            py::arg("velocities"), py::arg("previous"), py::arg("previous_name"), py::arg("rtc"));
   py::class_<ditmk::python::PolicyService>(m, "PolicyService")
       .def(py::init<const py::object&, std::size_t>(), py::arg("head"), py::arg("max_request_bytes"))

@@ -118,16 +118,64 @@ class ActionHead:
 
     def get_action(self, features=None, attention_mask=None, image_mask=None, state=None, embodiment="new_embodiment",
                    noise=None, seed=0, return_velocities=False, previous_actions=None, rtc=None):
-        """One denoise. features [S, ctx] (or [1, S, ctx]) float32/float16/bfloat16, or None for those of
+        """One denoise. features [S, ctx] float32/float16/bfloat16, or None for those of
         set_vision_language (with their masks); attention_mask and
         image_mask [S] bool or 0/1 integers; state [state_dim] (N1.7 with a state history: [L, state_dim]);
         embodiment: tag or slot id; noise [H, A] (else drawn from `seed` by ditmk's own generator).
         N1.7's real-time chunking: previous_actions [H_prev, A], the chunk before this one, and rtc, a
         dict of the release's options (RTC_OPTIONS), both or neither.
         Returns the actions [H, A] float32, and with return_velocities also every step's velocity
-        [steps, H, A]."""
-        return self._call(features, attention_mask, image_mask, state, embodiment, noise, seed, return_velocities,
-                          previous_actions, rtc, "previous_actions")
+        [steps, H, A].
+
+        A batch: features [B, S, ctx] and every other array with the same leading B (masks [B, S],
+        state [B, state_dim] or [B, L, state_dim], noise [B, H, A], previous_actions [B, H_prev, A]);
+        embodiment one for all or a sequence of B; sample i without noise draws from seed + i. The cpu
+        backend runs the B samples as one program, each weight streamed once per step for all of them;
+        each sample's actions are the bytes of its own call. Returns [B, H, A] (and [B, steps, H, A])."""
+        if features is not None and len(features.shape) == 3 and features.shape[0] != 1:
+            return self._call_batch(features, attention_mask, image_mask, state, embodiment, noise, seed,
+                                    return_velocities, previous_actions, rtc, "previous_actions")
+        if embodiment is not None and not isinstance(embodiment, (str, int, np.integer)):  # one id per sample
+            ids = np.asarray(embodiment.cpu() if _is_torch(embodiment) else embodiment).reshape(-1)
+            if ids.shape[0] != 1:
+                raise ValueError(f"embodiment_id: {ids.shape[0]} ids for a batch of 1")
+            embodiment = ids[0].item() if ids.dtype.kind != "U" else str(ids[0])
+        actions = self._call(features, attention_mask, image_mask, state, embodiment, noise, seed, return_velocities,
+                             previous_actions, rtc, "previous_actions")
+        if features is None or len(features.shape) != 3:
+            return actions
+        # a batch of one, which the single call takes with or without the leading dimension on each array
+        return (actions[0][None], actions[1][None]) if return_velocities else actions[None]
+
+    def _embodiment(self, embodiment):
+        """The C++ head's name of an embodiment tag or slot id ("" for the release's default)."""
+        if embodiment is None:
+            return ""
+        if not isinstance(embodiment, str):
+            embodiment = str(int(embodiment))
+        if embodiment == "new_embodiment" and "new_embodiment" not in self._embodiments:
+            return ""  # the release's default embodiment
+        return embodiment
+
+    def _call_batch(self, features, attention_mask, image_mask, state, embodiment, noise, seed, return_velocities,
+                    previous_actions, rtc, previous_name):
+        """get_action over arrays with a leading batch dimension: one call of the C++ head."""
+        arrays = {"features": _array(features, "features")}
+        for name, value in (("attention_mask", attention_mask), ("image_mask", image_mask), ("state", state)):
+            if value is not None:
+                arrays[name] = _array(value, name)
+        if embodiment is None or isinstance(embodiment, (str, int, np.integer)):
+            embodiments = [self._embodiment(embodiment)]
+        else:
+            ids = embodiment.cpu() if _is_torch(embodiment) else embodiment
+            embodiments = [self._embodiment(e if isinstance(e, str) else int(e)) for e in np.asarray(ids).reshape(-1)]
+        actions, velocities, quirks = self._head.get_actions(
+            arrays, embodiments, None if noise is None else _array(noise, "noise"), int(seed), bool(return_velocities),
+            None if previous_actions is None else _array(previous_actions, previous_name), previous_name,
+            None if rtc is None else _rtc_values(rtc))
+        for quirk in quirks:
+            warnings.warn(quirk, ReleaseQuirkWarning, stacklevel=3)
+        return (actions, velocities) if return_velocities else actions
 
     def _call(self, features, attention_mask, image_mask, state, embodiment, noise, seed, return_velocities,
               previous_actions, rtc, previous_name):
@@ -136,12 +184,7 @@ class ActionHead:
         for name, value in (("attention_mask", attention_mask), ("image_mask", image_mask), ("state", state)):
             if value is not None:
                 arrays[name] = _array(value, name)
-        if embodiment is None:
-            embodiment = ""
-        elif not isinstance(embodiment, str):
-            embodiment = str(int(embodiment))
-        if embodiment == "new_embodiment" and "new_embodiment" not in self._embodiments:
-            embodiment = ""  # the release's default embodiment
+        embodiment = self._embodiment(embodiment)
         noise_array = None if noise is None else _array(noise, "noise")
         previous = None if previous_actions is None else _array(previous_actions, previous_name)
         actions, velocities, quirks = self._head.get_action(arrays, embodiment, noise_array, int(seed),

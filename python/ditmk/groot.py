@@ -67,7 +67,7 @@ def _output(action_pred):
 
 
 class _ReleasedSignature:
-    """get_action(backbone_output, action_input) over a per-sample denoise (`_sample`)."""
+    """get_action(backbone_output, action_input) over a batch denoise (`_samples`)."""
 
     def _set_info(self, info):
         self.info = info
@@ -91,16 +91,20 @@ class _ReleasedSignature:
         ids = np.asarray(embodiment_id.cpu() if _is_torch(embodiment_id) else embodiment_id).reshape(-1)
         if ids.shape[0] != batch:
             raise ValueError(f"embodiment_id: {ids.shape[0]} ids for a batch of {batch}")
-        actions = np.stack([
-            self._sample(features[b], None if attention_mask is None else attention_mask[b],
-                         None if image_mask is None else image_mask[b], None if state is None else state[b],
-                         int(ids[b]), noise[b], None if previous is None else previous[b], rtc)
-            for b in range(batch)])
+        actions = self._samples(features, attention_mask, image_mask, state, ids, noise, previous, rtc)
         if _is_torch(features):
             import torch
 
             return _output(torch.from_numpy(actions).to(device=features.device, dtype=features.dtype))
         return _output(actions.astype(features.dtype, copy=False))
+
+    def _samples(self, features, attention_mask, image_mask, state, ids, noise, previous, rtc):
+        """The actions [B, H, A] of a batch, one `_sample` after another."""
+        return np.stack([
+            self._sample(features[b], None if attention_mask is None else attention_mask[b],
+                         None if image_mask is None else image_mask[b], None if state is None else state[b],
+                         int(ids[b]), noise[b], None if previous is None else previous[b], rtc)
+            for b in range(features.shape[0])])
 
     def _realtime_chunking(self, previous, options, batch):
         """(previous chunks, options) when the call asks N1.7 for real-time chunking, else (None, None):
@@ -135,9 +139,10 @@ class ActionHead(_ReleasedSignature):
         self._head = _Head(checkpoint=release_dir, **options)
         self._set_info(self._head.info)
 
-    def _sample(self, features, attention_mask, image_mask, state, embodiment_id, noise, previous, rtc):
-        return self._head._call(features, attention_mask, image_mask, state, embodiment_id, noise, 0, False, previous, rtc,
-                                "action")
+    def _samples(self, features, attention_mask, image_mask, state, ids, noise, previous, rtc):
+        """The whole batch as one call of the resident head (one program on the cpu backend)."""
+        return self._head._call_batch(features, attention_mask, image_mask, state, [int(i) for i in ids], noise, 0, False,
+                                      previous, rtc, "action")
 
 
 def _numpy(x, dtype=None):

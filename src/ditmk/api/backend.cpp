@@ -37,8 +37,9 @@ class CpuBackend : public Backend {
     reused_ = vision_language_.last_reused();
     return engine_.denoise(inputs, start.x0, start.row_strength);
   }
-  // Each sample's precompute on its own (a sample whose features and masks are the kept ones reuses
-  // their work; a batch does not replace what is kept), then one program over all of them.
+  // Each sample's precompute through the kept VL work, sample after sample as single calls would go
+  // (a sample whose features and masks are the previous sample's, or the kept ones, reuses that work;
+  // the last sample's stays kept), then one program over all of them.
   std::vector<model::DenoiseResult> run_batch(std::span<const model::Observation> batch,
                                               std::span<const model::EulerStart> starts, std::span<const int> slots) override {
     std::vector<model::CallInputs<float>> inputs(batch.size());
@@ -46,9 +47,9 @@ class CpuBackend : public Backend {
     reused_ = 0;
     for (std::size_t i = 0; i < batch.size(); ++i) {
       engine_.use_embodiment(slots[i]);
-      if (reuse_ && vision_language_.matches(batch[i])) {
+      if (reuse_) {
         inputs[i] = vision_language_.inputs(engine_, batch[i]);
-        ++reused_;
+        reused_ += vision_language_.last_reused();
       } else {
         inputs[i] = engine_.precompute(batch[i]);
       }

@@ -112,8 +112,9 @@ class ActionHead {
   // chunking; VL lengths may differ). The cpu backend runs them as one program, streaming each weight
   // once per step for all B samples (ref and emu: one after another); each result is bit-identical
   // to get_action(batch[i], calls[i]) on this head. Every sample is checked before any work, and an
-  // error names the sample ("sample 2: ..."). A batch reuses the kept vision-language work for the
-  // samples whose features and masks are its bytes, and does not replace it.
+  // error names the sample ("sample 2: ..."). Vision-language reuse goes sample after sample as
+  // single calls would: a sample with the previous sample's (or the kept) features and masks reuses
+  // that work, and the last sample's is kept for the next call.
   std::vector<model::DenoiseResult> get_actions(std::span<const model::Observation> batch,
                                                 std::span<const CallOptions> calls);
   // The observations of arrays with a leading batch dimension (model/observation_batch.hpp): features

@@ -19,8 +19,6 @@ class VisionLanguageCache {
   const model::CallInputs<float>& inputs(Engine& engine, const model::Observation& obs);
 
   bool last_reused() const { return last_reused_; }
-  // Whether obs's features and masks are the kept ones (inputs() would reuse them).
-  bool matches(const model::Observation& obs) const { return key_.matches(obs); }
   // What is kept: the key's features and masks, the VL tokens and every cross block's K/V.
   std::size_t bytes() const;
   void clear();

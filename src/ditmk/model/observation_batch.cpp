@@ -19,9 +19,16 @@ TensorView sample_of(const TensorView& batched, int64_t i) {
 
 int64_t batch_size(const ObservationArrays& batched, const std::string& what) {
   if (batched.empty()) fail("{}: no arrays in the batch", what.empty() ? "observation" : what);
+  // The batch is the features' where they are given (errors then name the other array), else the
+  // first array's.
+  const auto features = batched.count("features") ? batched.find("features") : batched.find("backbone_features");
+  std::vector<std::pair<std::string, TensorView>> arrays;
+  if (features != batched.end()) arrays.emplace_back(*features);
+  for (const auto& entry : batched)
+    if (features == batched.end() || entry.first != features->first) arrays.emplace_back(entry);
   const std::string* first = nullptr;
   int64_t batch = 0;
-  for (const auto& [name, view] : batched) {
+  for (const auto& [name, view] : arrays) {
     if (view.shape.empty())
       fail("{}: a scalar, where a batch needs a leading batch dimension", field_of(what, name));
     if (!first) {
