@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import ditmk
-from conftest import VERSIONS, make_observation
+from conftest import VERSIONS, make_observation, run_ditmk
 
 from ditmk.groot import ActionHead as DropIn
 
@@ -89,3 +89,27 @@ def test_the_drop_in_runs_a_batch_as_one_call(releases, heads):
         alone = head.get_action(features=obs["features"], attention_mask=obs["attention_mask"], state=obs["state"],
                                 embodiment=[1, 2, 2, 1][i], noise=noise[i])
         assert pred[i].numpy().tobytes() == alone.tobytes(), f"sample {i}"
+
+
+def test_the_command_runs_a_batched_observation_file(releases, heads, tmp_path):
+    head = heads["n17"]
+    observations = [make_observation(head.info, seed=30 + i, padding=i) for i in range(3)]
+    batch = stacked(observations)
+    np.savez(tmp_path / "batch.npz", **batch)
+    code, _, err = run_ditmk("run", "--checkpoint", releases["n17"], "--observation", tmp_path / "batch.npz", "--seed", "5",
+                             "--embodiment", "tiny_robot", "--threads", "2", "--out", tmp_path / "actions.npy")
+    assert code == 0, err
+    want = head.get_action(**batch, embodiment="tiny_robot", seed=5)
+    assert np.load(tmp_path / "actions.npy").tobytes() == want.tobytes()
+
+    np.savez(tmp_path / "bad.npz", **dict(batch, state=batch["state"][:2]))
+    code, _, err = run_ditmk("run", "--checkpoint", releases["n17"], "--observation", tmp_path / "bad.npz", "--threads", "2",
+                             "--out", tmp_path / "bad.npy")
+    assert code != 0
+    assert err.strip() == f"ditmk: error: {tmp_path / 'bad.npz'}:state: a batch of 2, but features has a batch of 3"
+    assert not (tmp_path / "bad.npy").exists()
+    np.save(tmp_path / "noise.npy", np.zeros((2, head.info["horizon"], head.info["action_dim"]), dtype=np.float32))
+    code, _, err = run_ditmk("run", "--checkpoint", releases["n17"], "--observation", tmp_path / "batch.npz", "--noise",
+                             tmp_path / "noise.npy", "--threads", "2", "--out", tmp_path / "bad.npy")
+    assert code != 0 and len(err.strip().splitlines()) == 1 and "for a batch of 3 observations" in err
+    assert not (tmp_path / "bad.npy").exists()

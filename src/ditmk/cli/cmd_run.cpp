@@ -1,10 +1,12 @@
 // `ditmk run`: open the action head once (ditmk::ActionHead, the same class the Python module and
-// the server use) and denoise one observation, --repeat times on the loaded head.
+// the server use) and denoise one observation or a batch of them, --repeat times on the loaded head.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <optional>
+#include <type_traits>
 #include <nlohmann/json.hpp>
 
 #include "ditmk/api/ditmk.hpp"
@@ -14,6 +16,7 @@
 #include "ditmk/core/progress.hpp"
 #include "ditmk/cpu/kernels/isa.hpp"
 #include "ditmk/io/npy.hpp"
+#include "ditmk/model/observation_batch.hpp"
 
 namespace ditmk::cli {
 
@@ -49,29 +52,79 @@ std::optional<model::RealTimeChunking> rtc_options(const RunOptions& opt) {
 
 double ms_since(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
 
-Tensor to_f32(const Matrix<double>& m) {
-  Tensor t(DType::F32, {m.rows, m.cols});
-  for (std::size_t i = 0; i < m.data.size(); ++i) t.data<float>()[i] = float(m.data[i]);
+// The results' matrices as one array: [B, rows, cols] for a batch, [rows, cols] for one call.
+template <typename T>
+Tensor stack(const std::vector<const Matrix<double>*>& ms, Shape leading) {
+  Shape shape = std::move(leading);
+  shape.push_back(ms[0]->rows), shape.push_back(ms[0]->cols);
+  Tensor t(std::is_same_v<T, float> ? DType::F32 : DType::F64, shape);
+  T* out = t.data<T>();
+  for (const Matrix<double>* m : ms)
+    for (double v : m->data) *out++ = T(v);
   return t;
 }
 
-Tensor stack_f64(const std::vector<Matrix<double>>& ms) {
-  Tensor t(DType::F64, {int64_t(ms.size()), ms[0].rows, ms[0].cols});
-  for (std::size_t s = 0; s < ms.size(); ++s)
-    std::copy(ms[s].data.begin(), ms[s].data.end(), t.data<double>() + s * ms[s].data.size());
-  return t;
-}
-
-void write_output(const std::string& path, const model::DenoiseResult& r) {
+// actions as .npy float32, or .npz with actions and per-step velocities (float64); a batch's arrays
+// lead with its batch dimension.
+void write_output(const std::string& path, const std::vector<model::DenoiseResult>& results, bool batch) {
   const bool npz = path.size() > 4 && path.substr(path.size() - 4) == ".npz";
+  std::vector<const Matrix<double>*> actions, velocities;
+  for (const auto& r : results) {
+    actions.push_back(&r.actions);
+    for (const auto& v : r.velocities) velocities.push_back(&v);
+  }
+  const Shape leading = batch ? Shape{int64_t(results.size())} : Shape{};
   if (!npz) {
-    io::write_npy(path, to_f32(r.actions).view());
+    io::write_npy(path, stack<float>(actions, leading).view());
     return;
   }
-  Tensor actions(DType::F64, {r.actions.rows, r.actions.cols});
-  std::copy(r.actions.data.begin(), r.actions.data.end(), actions.data<double>());
-  const Tensor velocities = stack_f64(r.velocities);
-  io::write_npz(path, {{"actions", actions.view()}, {"velocities", velocities.view()}});
+  Shape steps = leading;
+  steps.push_back(int64_t(results[0].velocities.size()));
+  io::write_npz(path, {{"actions", stack<double>(actions, leading).view()}, {"velocities", stack<double>(velocities, steps).view()}});
+}
+
+// An .npz's observations: one, or a batch when its features lead with a batch dimension
+// ([B, S, ctx], B > 1; every other array then leads with B too).
+struct LoadedObservations {
+  std::map<std::string, Tensor> arrays;  // what the batch's views point into
+  std::vector<model::Observation> observations;
+  bool batch = false;
+};
+
+LoadedObservations load_observations(const ActionHead& head, const RunOptions& opt) {
+  LoadedObservations loaded;
+  if (opt.observation.empty()) {
+    loaded.observations.push_back(head.synthetic_observation(0));
+    return loaded;
+  }
+  loaded.arrays = io::read_npz(opt.observation);
+  const auto features = loaded.arrays.count("features") ? loaded.arrays.find("features") : loaded.arrays.find("backbone_features");
+  loaded.batch = features != loaded.arrays.end() && features->second.shape().size() == 3 && features->second.shape()[0] > 1;
+  if (!loaded.batch) {
+    loaded.observations.push_back(head.load_observation(opt.observation, opt.image_token_id));
+    return loaded;
+  }
+  if (opt.image_token_id >= 0)
+    fail("--image-token-id: not taken with a batch ({} holds {} samples; the release's image token id is used)",
+         opt.observation, features->second.shape()[0]);
+  model::ObservationArrays views;
+  for (const auto& [name, tensor] : loaded.arrays) views[name] = tensor.view();
+  loaded.observations = head.observations(views, opt.observation);
+  return loaded;
+}
+
+// A file's array, and for a batch its samples (the leading dimension must be the batch's).
+std::vector<std::optional<TensorView>> per_sample(const Tensor& array, const std::string& path, std::size_t samples, bool batch) {
+  std::vector<std::optional<TensorView>> views(samples);
+  if (!batch) {
+    views[0] = array.view();
+    return views;
+  }
+  if (array.shape().empty() || array.shape()[0] != int64_t(samples))
+    fail("{}: shape {} for a batch of {} observations (expected a leading dimension of {})", path, shape_str(array.shape()),
+         samples, samples);
+  for (std::size_t i = 0; i < samples; ++i) views[i] = model::sample_of(array.view(), int64_t(i));
+  return views;
 }
 
 void run(const RunOptions& opt) {
@@ -80,36 +133,46 @@ void run(const RunOptions& opt) {
                    opt.model.mask_padding, !opt.model.no_weight_cache});
   const double open_ms = ms_since(open_start);
   const ModelInfo& info = head.info();
-  const model::Observation obs =
-      opt.observation.empty() ? head.synthetic_observation(0) : head.load_observation(opt.observation, opt.image_token_id);
-  CallOptions call;
-  call.embodiment = opt.embodiment;
-  call.seed = opt.seed;
+  const LoadedObservations loaded = load_observations(head, opt);
+  const std::size_t samples = loaded.observations.size();
+  // sample i: the same embodiment and RTC options, its own noise (from the file, or seed + i)
+  std::vector<CallOptions> calls(samples);
+  const std::optional<model::RealTimeChunking> rtc = rtc_options(opt);
   Tensor noise, previous;
-  if (!opt.noise.empty()) {
-    noise = io::read_npy(opt.noise);
-    call.noise = noise.view();
-    call.noise_name = opt.noise;
-  }
-  call.rtc = rtc_options(opt);
-  if (call.rtc) {
-    previous = io::read_npy(opt.previous_actions);
-    call.previous_actions = previous.view();
-    call.previous_actions_name = opt.previous_actions;
+  std::vector<std::optional<TensorView>> noises(samples), previouses(samples);
+  if (!opt.noise.empty()) noise = io::read_npy(opt.noise), noises = per_sample(noise, opt.noise, samples, loaded.batch);
+  if (rtc)
+    previous = io::read_npy(opt.previous_actions),
+    previouses = per_sample(previous, opt.previous_actions, samples, loaded.batch);
+  for (std::size_t i = 0; i < samples; ++i) {
+    CallOptions& call = calls[i];
+    call.embodiment = opt.embodiment;
+    call.seed = opt.seed + i;
+    call.noise = noises[i], call.noise_name = opt.noise;
+    call.rtc = rtc, call.previous_actions = previouses[i], call.previous_actions_name = opt.previous_actions;
   }
   const int slot = head.embodiment_slot(opt.embodiment);
-  model::DenoiseResult result;
+  std::vector<model::DenoiseResult> results;
   std::vector<double> call_ms;
   for (int i = 0; i < opt.repeat; ++i) {
     const auto start = Clock::now();
-    result = head.get_action(obs, call);
+    results = head.get_actions(loaded.observations, calls);
     call_ms.push_back(ms_since(start));
   }
-  for (const std::string& warning : result.warnings) fmt::print(stderr, "warning: {}\n", warning);
-  if (!opt.out.empty()) write_output(opt.out, result);
+  for (std::size_t i = 0; i < results.size(); ++i)
+    for (const std::string& warning : results[i].warnings)
+      fmt::print(stderr, "warning: {}{}\n", loaded.batch ? fmt::format("sample {}: ", i) : "", warning);
+  if (!opt.out.empty()) write_output(opt.out, results, loaded.batch);
+  const std::string shape = loaded.batch ? fmt::format("[{}, {}, {}]", samples, info.horizon, info.action_dim)
+                                         : fmt::format("[{}, {}]", info.horizon, info.action_dim);
   if (opt.json) {
-    std::vector<std::vector<double>> rows;
-    for (int r = 0; r < result.actions.rows; ++r) rows.emplace_back(result.actions.row(r), result.actions.row(r) + result.actions.cols);
+    auto rows_of = [](const Matrix<double>& m) {
+      std::vector<std::vector<double>> rows;
+      for (int r = 0; r < m.rows; ++r) rows.emplace_back(m.row(r), m.row(r) + m.cols);
+      return rows;
+    };
+    nlohmann::json actions = nlohmann::json::array();
+    for (const auto& r : results) actions.push_back(rows_of(r.actions));
     fmt::print("{}\n", nlohmann::json{{"version", info.version},
                                       {"checkpoint", info.checkpoint},
                                       {"backend", info.backend},
@@ -117,30 +180,34 @@ void run(const RunOptions& opt) {
                                       {"embodiment", slot},
                                       {"horizon", info.horizon},
                                       {"action_dim", info.action_dim},
+                                      {"batch", loaded.batch ? nlohmann::json(samples) : nlohmann::json()},
                                       {"open_ms", open_ms},
                                       {"weight_cache", info.weight_cache},
                                       {"ms", call_ms.back()},
                                       {"call_ms", call_ms},
-                                      {"actions", rows}}.dump());
+                                      {"actions", loaded.batch ? actions : actions[0]}}.dump());
     return;
   }
   const std::string head_line = fmt::format("{} {} blocks, embodiment {}, backend {}", info.version, info.n_blocks, slot, info.backend);
   if (!is_terminal(stdout)) {  // a file or a pipe: one summary line
     std::vector<double> sorted = call_ms;
     std::sort(sorted.begin(), sorted.end());
-    fmt::print("{}: opened in {:.1f} ms, actions [{}, {}] in {:.1f} ms{}{}\n", head_line, open_ms, info.horizon,
-               info.action_dim, sorted[sorted.size() / 2], call_ms.size() > 1 ? fmt::format(" (median of {} calls)", call_ms.size()) : "",
+    fmt::print("{}: opened in {:.1f} ms, actions {} in {:.1f} ms{}{}\n", head_line, open_ms, shape,
+               sorted[sorted.size() / 2], call_ms.size() > 1 ? fmt::format(" (median of {} calls)", call_ms.size()) : "",
                opt.out.empty() ? "" : ", wrote " + opt.out);
     return;
   }
   fmt::print("{}: opened in {:.1f} ms{}\n", head_line, open_ms,
              info.weight_cache == "mapped" ? " (packed weights mapped from the weight cache)" : "");
-  for (std::size_t i = 0; i < call_ms.size(); ++i)
-    fmt::print("  call {}: actions [{}, {}] in {:.1f} ms\n", i + 1, info.horizon, info.action_dim, call_ms[i]);
-  for (int r = 0; r < std::min(result.actions.rows, 4); ++r) {
-    fmt::print("  a[{}] =", r);
-    for (int i = 0; i < std::min(result.actions.cols, 6); ++i) fmt::print(" {:+.4f}", result.actions(r, i));
-    fmt::print("{}\n", result.actions.cols > 6 ? " ..." : "");
+  for (std::size_t i = 0; i < call_ms.size(); ++i) fmt::print("  call {}: actions {} in {:.1f} ms\n", i + 1, shape, call_ms[i]);
+  for (std::size_t b = 0; b < results.size(); ++b) {
+    const Matrix<double>& a = results[b].actions;
+    if (loaded.batch) fmt::print("  sample {}:\n", b);
+    for (int r = 0; r < std::min(a.rows, 4); ++r) {
+      fmt::print("  a[{}] =", r);
+      for (int i = 0; i < std::min(a.cols, 6); ++i) fmt::print(" {:+.4f}", a(r, i));
+      fmt::print("{}\n", a.cols > 6 ? " ..." : "");
+    }
   }
   if (!opt.out.empty()) fmt::print("wrote {}\n", opt.out);
 }
@@ -152,11 +219,13 @@ void add_run(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "denoise one action chunk");
   add_model_options(*cmd, opt->model);
   add_weight_cache_flag(*cmd, opt->model);
-  cmd->add_option("--observation", opt->observation, ".npz with features [S, ctx], optional attention_mask, image_mask, input_ids, state");
+  cmd->add_option("--observation", opt->observation,
+                  ".npz with features [S, ctx], optional attention_mask, image_mask, input_ids, state; a batch: features "
+                  "[B, S, ctx] and every array with the leading B (run as one call; actions [B, H, A])");
   cmd->add_option("--embodiment", opt->embodiment, "embodiment id or tag (default: new_embodiment)");
   cmd->add_option("--image-token-id", opt->image_token_id, "token id of image tokens in input_ids");
-  cmd->add_option("--noise", opt->noise, ".npy [H, A] initial noise (default: seeded Gaussian)");
-  cmd->add_option("--seed", opt->seed, "noise seed");
+  cmd->add_option("--noise", opt->noise, ".npy [H, A] initial noise, [B, H, A] for a batch (default: seeded Gaussian)");
+  cmd->add_option("--seed", opt->seed, "noise seed (sample i of a batch: seed + i)");
   cmd->add_option("--previous-actions", opt->previous_actions,
                   "N1.7 real-time chunking: .npy [H_prev, A], the previous chunk to inpaint from");
   opt->rtc_flags = {
