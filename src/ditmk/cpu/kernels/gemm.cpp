@@ -116,12 +116,16 @@ void gemm_rows(const GemmArgs& args, Isa isa) {
   const int64_t block = gemm_column_block_panels(w, isa, args.m);
   const std::size_t row_bytes = gemm_prepared_row_bytes(w, isa);
   const bool prepared = args.x_prepared && w.format() != WeightFormat::fp32;
+  // A prepared call's rows start 64-byte aligned in scratch: 64-row calls where 60 rows are not a
+  // whole number of 64-byte lines (int8 rows of some widths).
+  const bool aligned_chunks = !prepared || (std::size_t(kGemmRowChunk) * row_bytes) % 64 == 0;
+  const int64_t chunk = args.m <= kGemmMaxRows ? args.m : aligned_chunks ? kGemmRowChunk : kGemmMaxRows;
   GemmArgs call = args;
   call.x_prepared = prepared;
   for (int64_t n0 = args.n_begin; n0 < args.n_end; n0 += block * kGemmColumnStep) {
     call.n_begin = n0, call.n_end = std::min(args.n_end, n0 + block * kGemmColumnStep);
-    for (int64_t r0 = 0; r0 < args.m; r0 += kGemmMaxRows) {
-      call.m = std::min(kGemmMaxRows, args.m - r0);
+    for (int64_t r0 = 0; r0 < args.m; r0 += chunk) {
+      call.m = std::min(chunk, args.m - r0);
       call.x = args.x + r0 * args.x_stride, call.y = args.y + r0 * args.y_stride;
       if (prepared) {
         const std::size_t offset = std::size_t(r0) * row_bytes;

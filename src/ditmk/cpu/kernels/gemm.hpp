@@ -20,6 +20,11 @@
 namespace ditmk::cpu {
 
 inline constexpr int64_t kGemmMaxRows = 64;
+// Rows per gemm() call when gemm_rows walks more than kGemmMaxRows: 60 is a multiple of every
+// kernel's row tile (12 AVX-512, 6 AVX512-VNNI int8, 4 portable, 3 AVX2, 2 AVX2 int8), so only the
+// last call has a short tile (64-row calls leave one in every call: 4 of 12 rows on AVX-512). Prepared
+// rows whose 60 rows do not end on a 64-byte line are walked in 64-row calls.
+inline constexpr int64_t kGemmRowChunk = 60;
 inline constexpr int64_t kGemmColumnStep = kPanelWidth;
 
 enum class Activation { none, relu, gelu_tanh, silu };
@@ -67,11 +72,12 @@ std::size_t gemm_prepared_row_bytes(const PackedWeights& weights, Isa isa);
 void gemm(const GemmArgs& args, Isa isa);
 inline void gemm(const GemmArgs& args) { gemm(args, selected_isa()); }
 // gemm() over any number of rows (args.m >= 1; the precompute's VL tokens): calls of up to
-// kGemmMaxRows rows walked in column blocks of gemm_column_block_panels() panels, each block used by
+// kGemmRowChunk rows walked in column blocks of gemm_column_block_panels() panels, each block used by
 // every call before the next, so that it stays in L2 and the weights leave memory once. With
 // x_prepared, scratch holds every row as gemm_prepare_x left them (row r at r *
 // gemm_prepared_row_bytes()); otherwise it has room for one call (gemm_scratch_bytes(weights,
-// kGemmMaxRows)) and each call rounds its own rows. Same bits as one gemm() per 64-row chunk.
+// kGemmMaxRows)) and each call rounds its own rows. Same bits as one gemm() over all rows would give
+// (a row's result does not depend on the other rows of its call).
 void gemm_rows(const GemmArgs& args, Isa isa);
 // gemm() for int8 weights with the int8 dot product named rather than the one int8_dot_for picks
 // (which must be one of supported_int8_dots()): how the tests reach every int8 kernel of a CPU.
