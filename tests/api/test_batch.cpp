@@ -8,16 +8,13 @@
 #include "ditmk/api/ditmk.hpp"
 #include "ditmk/model/synthetic.hpp"
 #include "support/error_of.hpp"
+#include "support/same_result.hpp"
 #include "support/temp_dir.hpp"
 
 namespace ditmk {
 namespace {
 
-void expect_same_bytes(const model::DenoiseResult& got, const model::DenoiseResult& want, const std::string& what) {
-  EXPECT_EQ(got.actions.data, want.actions.data) << what;
-  ASSERT_EQ(got.velocities.size(), want.velocities.size()) << what;
-  for (std::size_t s = 0; s < got.velocities.size(); ++s) EXPECT_EQ(got.velocities[s].data, want.velocities[s].data) << what;
-}
+using testing::expect_same_bytes;
 
 // The synthetic observation of `seed` with its last `drop` tokens cut off (another VL length).
 model::Observation shortened(const model::ModelConfig& config, uint64_t seed, int drop) {

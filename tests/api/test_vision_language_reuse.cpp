@@ -7,10 +7,13 @@
 #include "ditmk/api/ditmk.hpp"
 #include "ditmk/model/synthetic.hpp"
 #include "support/error_of.hpp"
+#include "support/same_result.hpp"
 #include "support/temp_dir.hpp"
 
 namespace ditmk {
 namespace {
+
+using testing::expect_same_bytes;
 
 // The arrays of an observation's VL inputs (masks as bool arrays held by `masks`).
 model::ObservationArrays vision_language_arrays(const model::Observation& obs, std::vector<Tensor>& masks) {
@@ -26,12 +29,6 @@ model::ObservationArrays vision_language_arrays(const model::Observation& obs, s
 model::Observation with_state(model::Observation obs, float shift) {
   for (std::size_t i = 0; i < obs.state.size(); ++i) obs.state[i] = 0.3f * float(i % 5) - 0.5f + shift;
   return obs;
-}
-
-void expect_same_bytes(const model::DenoiseResult& got, const model::DenoiseResult& want, const std::string& what) {
-  EXPECT_EQ(got.actions.data, want.actions.data) << what;
-  ASSERT_EQ(got.velocities.size(), want.velocities.size()) << what;
-  for (std::size_t s = 0; s < got.velocities.size(); ++s) EXPECT_EQ(got.velocities[s].data, want.velocities[s].data) << what;
 }
 
 struct Case {
