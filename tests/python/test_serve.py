@@ -196,8 +196,12 @@ def test_a_policy_patched_to_a_remote_server_gets_the_in_process_actions(served)
                        "backbone_attention_mask": torch.from_numpy(np.stack([r["backbone_attention_mask"] for r in requests])),
                        "image_mask": torch.from_numpy(np.stack([r["image_mask"] for r in requests]))}
     action_input = {"state": torch.from_numpy(np.stack([r["state"] for r in requests])), "embodiment_id": torch.tensor([1, 2])}
+    sent = []
+    call = remote._client.call
+    remote._client.call = lambda endpoint, data=None, raw=None: sent.append(endpoint) or call(endpoint, data, raw)
     torch.manual_seed(7)
     got = policy.model.action_head.get_action(backbone_output, action_input)
+    assert sent == ["get_action"]  # the batch as one request
     torch.manual_seed(7)
     want = local.get_action(backbone_output, action_input)
     assert got.action_pred.dtype == torch.bfloat16 and torch.equal(got.action_pred, want.action_pred)
