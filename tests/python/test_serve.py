@@ -335,3 +335,46 @@ def test_windowed_server_batches_concurrent_clients_bit_identical_to_serving_alo
     samples = [int(line.split(" request")[1].split(", ")[1].split()[0]) for line in err.splitlines()
                if "get_action ok" in line]
     assert max(samples) <= 5, err
+
+
+def test_a_request_that_fails_the_batch_gets_its_own_error_and_the_others_their_actions(releases):
+    """Noise of the wrong shape passes the checks before batching and fails the batch call: each
+    request of the batch then runs alone."""
+    port = free_port()
+    server = serve_load.Server(DITMK, port, "--checkpoint", releases["n15"], "--threads", "1")
+    try:
+        info = PolicyClient(port=port).get_info()
+        requests = serve_load.make_requests(info, 2, tokens=24)
+        reference, _ = serve_load.serve_alone(port, requests)
+    finally:
+        server.stop()
+    port = free_port()
+    server = serve_load.Server(DITMK, port, "--checkpoint", releases["n15"], "--threads", "1", "--batch-window-ms", "1500")
+    import threading
+
+    barrier = threading.Barrier(3)
+    results = [None] * 3
+
+    def send(i):
+        client = PolicyClient(port=port)
+        barrier.wait()
+        try:
+            if i == 2:
+                client.get_action(**alone(requests[0]), noise=np.zeros((3, 6), np.float32))
+            else:
+                results[i] = client.get_action(**requests[i])
+        except ServerError as e:
+            results[i] = str(e)
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(3)]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        code, err = server.stop()
+    assert code == 0
+    assert "noise: noise shape [3, 6]" in results[2], results[2]
+    assert results[0].tobytes() == reference[0].tobytes() and results[1].tobytes() == reference[1].tobytes()
+    assert err.count("(batch of 3 requests, 3 samples, run alone: the batch failed)") == 3, err

@@ -121,7 +121,7 @@ bool serve_windowed(zmq::socket_t& socket, Service& service, const ServerOptions
     const Clock::time_point deadline =
         batch.front().in.arrived + std::chrono::duration_cast<Clock::duration>(window);
     while (!stop && !g_stop_signal && samples < std::size_t(o.max_batch)) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
       const bool ready = wait_readable(socket, std::max(left, std::chrono::milliseconds(0)));
       if (!ready && Clock::now() >= deadline) break;
       std::optional<Incoming> in = receive(socket);
@@ -149,7 +149,8 @@ bool serve_windowed(zmq::socket_t& socket, Service& service, const ServerOptions
                                          batch.size() == 1 ? "" : "s", samples, samples == 1 ? "" : "s", run_ms);
     for (std::size_t i = 0; i < batch.size(); ++i) {
       send_reply(socket, batch[i].in.envelope, replies[i].bytes);
-      log_reply(replies[i], ms_since(batch[i].in.arrived), size);
+      log_reply(replies[i], ms_since(batch[i].in.arrived),
+                replies[i].ran_alone ? size.substr(0, size.find(';')) + ", run alone: the batch failed)" : size);
     }
   }
   if (carried) {  // stopping with a request read: answer it

@@ -78,7 +78,7 @@ PreparedRequest Service::prepare(const std::byte* bytes, std::size_t size) {
       const std::string sample = batch ? "sample " + std::to_string(i) : "";
       try {
         action.observations.push_back(head_.observation(call.arrays));
-        if (batch) head_.embodiment_slot(call.embodiment);
+        head_.embodiment_slot(call.embodiment);  // as get_action would, before the request joins a batch
       } catch (const Error& e) {
         if (!batch) throw;
         fail("{}: {}", sample, e.what());
@@ -153,7 +153,10 @@ std::vector<Reply> Service::run_together(std::vector<ActionRequest>& actions, st
     results.clear();
   }
   if (results.size() != observations.size()) {  // each alone: the failure is some request's own
-    for (std::size_t i = 0; i < actions.size(); ++i) replies[i] = run(actions[i], std::move(replies[i]));
+    for (std::size_t i = 0; i < actions.size(); ++i) {
+      replies[i] = run(actions[i], std::move(replies[i]));
+      replies[i].ran_alone = true;
+    }
     return replies;
   }
   auto first = results.cbegin();

@@ -25,6 +25,7 @@ struct Reply {
   std::string error;    // empty when it succeeded
   std::vector<std::string> warnings;  // get_action: inputs computed as released with a quirk (logged)
   bool stop = false;    // kill: stop after sending
+  bool ran_alone = false;  // Service::run_together: run alone because the batch call failed
 };
 
 // Names and messages quote what a client sent: control characters become '?', so a reply and a log
