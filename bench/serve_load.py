@@ -6,9 +6,10 @@
       [--window-ms 10] [--max-batch 8] [--no-in-process]
 
 Starts a server, serves every request once alone (the reference replies and the single-client
-latency), then all of them again from --clients concurrent clients; then a server with
+latency), the first --clients of them as one batched request, then all of them again from --clients
+concurrent clients; then a server with
 --batch-window-ms (skipped with --window-ms 0) serves them again from the same clients. Prints one
-JSON object: per server, requests sent and answered, replies identical to the reference, p50/p99
+JSON object: the batched request's time against its samples' sum alone, per server requests sent and answered, replies identical to the reference, p50/p99
 latency and throughput under load, the server's resident memory after 10 and after all requests;
 the load average while it ran; and the server's overhead: single-client p50 minus the in-process
 median of the same call (ditmk.ActionHead, same model, threads and dtype).
@@ -149,6 +150,19 @@ def loaded_report(requests, reference, loaded, loaded_ms, wall):
     }
 
 
+def batched_request(port, requests, reference):
+    """The requests as one batched request (seed 0: sample i draws from seed i, as request i does):
+    its time, and how many samples are the bytes of the request served alone."""
+    batch = {name: np.stack([r[name] for r in requests]) for name in ("backbone_features", "backbone_attention_mask",
+                                                                       "image_mask", "state")}
+    assert [r["seed"] for r in requests] == list(range(len(requests)))
+    start = time.perf_counter()
+    pred = PolicyClient(port=port).get_action(**batch, seed=0)
+    ms = (time.perf_counter() - start) * 1e3
+    return {"samples": len(requests), "ms": ms,
+            "identical_to_served_alone": sum(pred[i].tobytes() == reference[i][0].tobytes() for i in range(len(requests)))}
+
+
 def batch_sizes(err):
     """The batch sizes (samples) a windowed server's log lines give, one per answered get_action."""
     return [int(line.split(" request")[1].split(", ")[1].split()[0]) for line in err.splitlines()
@@ -182,6 +196,7 @@ def main():
         reference, more_ms = serve_alone(args.port, requests[10:])
         reference = alone + reference
         alone_ms += more_ms
+        batched = batched_request(args.port, requests[:args.clients], reference[:args.clients])
         loaded, loaded_ms, wall = serve_concurrently(args.port, requests, args.clients)
         rss_after_all = server.rss_kb()
     finally:
@@ -190,6 +205,7 @@ def main():
         "model": args.checkpoint or args.version, "dtype": args.dtype, "threads": args.threads, "tokens": args.tokens,
         "clients": args.clients, "requests": len(requests),
         "alone_p50_ms": percentile(alone_ms, 50), "alone_p99_ms": percentile(alone_ms, 99),
+        "alone_first_batch_sum_ms": sum(alone_ms[:args.clients]), "batched_request": batched,
         "unwindowed": dict(loaded_report(requests, reference, loaded, loaded_ms, wall), rss_kb_after_10=rss_after_10,
                            rss_kb_after_all=rss_after_all, rss_growth=rss_after_all / rss_after_10 - 1.0, server_exit=code),
     }
