@@ -6,8 +6,8 @@
       [--window-ms 10] [--max-batch 8] [--no-in-process]
 
 Starts a server, serves every request once alone (the reference replies and the single-client
-latency), the first --clients of them as one batched request, then all of them again from --clients
-concurrent clients; then a server with
+latency), then all of them again from --clients concurrent clients, then the first --clients of them
+as one batched request; then a server with
 --batch-window-ms (skipped with --window-ms 0) serves them again from the same clients. Prints one
 JSON object: the batched request's time against its samples' sum alone, per server requests sent and answered, replies identical to the reference, p50/p99
 latency and throughput under load, the server's resident memory after 10 and after all requests;
@@ -196,9 +196,9 @@ def main():
         reference, more_ms = serve_alone(args.port, requests[10:])
         reference = alone + reference
         alone_ms += more_ms
-        batched = batched_request(args.port, requests[:args.clients], reference[:args.clients])
         loaded, loaded_ms, wall = serve_concurrently(args.port, requests, args.clients)
-        rss_after_all = server.rss_kb()
+        rss_after_all = server.rss_kb()  # before the batched request's larger working memory
+        batched = batched_request(args.port, requests[:args.clients], reference[:args.clients])
     finally:
         code, _ = server.stop()
     report = {

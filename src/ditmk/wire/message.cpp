@@ -13,6 +13,8 @@ namespace {
 
 // How deep a request may nest: request -> data -> ndarray map is 3.
 constexpr std::size_t kMaxDepth = 8;
+// The longest list a field may be (a batch's embodiment ids or tags).
+constexpr uint32_t kMaxListItems = 4096;
 
 std::string_view text_of(const msgpack::object& o) { return {o.via.str.ptr, o.via.str.size}; }
 
@@ -83,6 +85,9 @@ Value data_value(const msgpack::object& o, const std::string& where) {
       }
       fail("{}: a map that is not an ndarray", where);
     case msgpack::type::ARRAY:
+      // Each item costs a Value, far more than its byte in the message: lists are bounded.
+      if (o.via.array.size > kMaxListItems)
+        fail("{}: a list of {} items (at most {})", where, o.via.array.size, kMaxListItems);
       v.kind = Value::Kind::list;
       for (uint32_t i = 0; i < o.via.array.size; ++i) {
         const msgpack::object& item = o.via.array.ptr[i];

@@ -22,7 +22,7 @@
 namespace ditmk::wire {
 
 // A field of a request's data: an array, an integer, a float, a string or a list of integers or
-// strings (a batch's embodiment ids or tags).
+// strings (a batch's embodiment ids or tags; at most 4096 items).
 struct Value {
   enum class Kind { array, integer, number, string, list } kind = Kind::integer;
   Tensor array;
