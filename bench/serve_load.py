@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
-"""Load on `ditmk serve` over loopback: N concurrent clients x R requests each.
+"""Load on `ditmk serve` over loopback: N concurrent clients x R requests each, without and with dynamic batching.
 
   PYTHONPATH=build/release/python /usr/bin/python3 bench/serve_load.py [--version n15] [--checkpoint DIR]
       [--clients 8] [--requests 50] [--threads 2] [--dtype bf16] [--ditmk build/release/ditmk] [--port 5599]
+      [--window-ms 10] [--max-batch 8] [--no-in-process]
 
 Starts a server, serves every request once alone (the reference replies and the single-client
-latency), then all of them again from --clients concurrent clients. Prints one JSON object: requests
-sent and answered, replies identical to the reference, p50/p99 latency and throughput under load,
-the server's resident memory after 10 and after all requests, and the server's overhead: single-client
-p50 minus the in-process median of the same call (ditmk.ActionHead, same model, threads and dtype).
+latency), then all of them again from --clients concurrent clients, then the first --clients of them
+as one batched request; then a server with
+--batch-window-ms (skipped with --window-ms 0) serves them again from the same clients. Prints one
+JSON object: the batched request's time against its samples' sum alone, per server requests sent and answered, replies identical to the reference, p50/p99
+latency and throughput under load, the server's resident memory after 10 and after all requests;
+the load average while it ran; and the server's overhead: single-client p50 minus the in-process
+median of the same call (ditmk.ActionHead, same model, threads and dtype).
 The functions are shared with tests/python/test_serve.py.
 """
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import threading
@@ -136,6 +141,34 @@ def percentile(values, q):
     return float(np.percentile(np.asarray(values), q))
 
 
+def loaded_report(requests, reference, loaded, loaded_ms, wall):
+    return {
+        "requests": len(requests), "answered": sum(r is not None for r in loaded),
+        "identical_to_served_alone": sum(a is not None and a.tobytes() == b.tobytes() for a, b in zip(loaded, reference)),
+        "loaded_p50_ms": percentile(loaded_ms, 50), "loaded_p99_ms": percentile(loaded_ms, 99),
+        "throughput_per_s": len(requests) / wall,
+    }
+
+
+def batched_request(port, requests, reference):
+    """The requests as one batched request (seed 0: sample i draws from seed i, as request i does):
+    its time, and how many samples are the bytes of the request served alone."""
+    batch = {name: np.stack([r[name] for r in requests]) for name in ("backbone_features", "backbone_attention_mask",
+                                                                       "image_mask", "state")}
+    assert [r["seed"] for r in requests] == list(range(len(requests)))
+    start = time.perf_counter()
+    pred = PolicyClient(port=port).get_action(**batch, seed=0)
+    ms = (time.perf_counter() - start) * 1e3
+    return {"samples": len(requests), "ms": ms,
+            "identical_to_served_alone": sum(pred[i].tobytes() == reference[i][0].tobytes() for i in range(len(requests)))}
+
+
+def batch_sizes(err):
+    """The batch sizes (samples) a windowed server's log lines give, one per answered get_action."""
+    return [int(line.split(" request")[1].split(", ")[1].split()[0]) for line in err.splitlines()
+            if "get_action ok" in line and "(batch of " in line]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--version", default="n15")
@@ -147,9 +180,14 @@ def main():
     parser.add_argument("--tokens", type=int, default=300)
     parser.add_argument("--ditmk", default="build/release/ditmk")
     parser.add_argument("--port", type=int, default=5599)
+    parser.add_argument("--window-ms", type=float, default=10, help="the windowed server's --batch-window-ms (0: skip it)")
+    parser.add_argument("--max-batch", type=int, help="the windowed server's --max-batch (default: --clients)")
+    parser.add_argument("--no-in-process", action="store_true", help="skip the in-process comparison")
     args = parser.parse_args()
     model = ["--checkpoint", args.checkpoint] if args.checkpoint else ["--version", args.version]
-    server = Server(args.ditmk, args.port, *model, "--threads", args.threads, "--dtype", args.dtype)
+    common = [*model, "--threads", args.threads, "--dtype", args.dtype]
+    load_before = os.getloadavg()
+    server = Server(args.ditmk, args.port, *common)
     try:
         info = PolicyClient(port=args.port).get_info()
         requests = make_requests(info, args.clients * args.requests, args.tokens)
@@ -159,21 +197,35 @@ def main():
         reference = alone + reference
         alone_ms += more_ms
         loaded, loaded_ms, wall = serve_concurrently(args.port, requests, args.clients)
-        rss_after_all = server.rss_kb()
+        rss_after_all = server.rss_kb()  # before the batched request's larger working memory
+        batched = batched_request(args.port, requests[:args.clients], reference[:args.clients])
     finally:
         code, _ = server.stop()
-    identical = sum(a.tobytes() == b.tobytes() for a, b in zip(reference, loaded))
     report = {
-        "model": args.checkpoint or args.version, "dtype": args.dtype, "threads": args.threads,
-        "clients": args.clients, "requests": len(requests), "answered": sum(r is not None for r in loaded),
-        "identical_to_served_alone": identical,
+        "model": args.checkpoint or args.version, "dtype": args.dtype, "threads": args.threads, "tokens": args.tokens,
+        "clients": args.clients, "requests": len(requests),
         "alone_p50_ms": percentile(alone_ms, 50), "alone_p99_ms": percentile(alone_ms, 99),
-        "loaded_p50_ms": percentile(loaded_ms, 50), "loaded_p99_ms": percentile(loaded_ms, 99),
-        "throughput_per_s": len(requests) / wall,
-        "rss_kb_after_10": rss_after_10, "rss_kb_after_all": rss_after_all,
-        "rss_growth": rss_after_all / rss_after_10 - 1.0, "server_exit": code,
+        "alone_first_batch_sum_ms": sum(alone_ms[:args.clients]), "batched_request": batched,
+        "unwindowed": dict(loaded_report(requests, reference, loaded, loaded_ms, wall), rss_kb_after_10=rss_after_10,
+                           rss_kb_after_all=rss_after_all, rss_growth=rss_after_all / rss_after_10 - 1.0, server_exit=code),
     }
-    report.update(in_process_overhead(args, requests[:10], report["alone_p50_ms"]))
+    if args.window_ms > 0:
+        max_batch = args.max_batch or args.clients
+        server = Server(args.ditmk, args.port, *common, "--batch-window-ms", args.window_ms, "--max-batch", max_batch)
+        try:
+            loaded, loaded_ms, wall = serve_concurrently(args.port, requests, args.clients)
+            rss = server.rss_kb()
+        finally:
+            code, err = server.stop()
+        sizes = batch_sizes(err)
+        report["windowed"] = dict(loaded_report(requests, reference, loaded, loaded_ms, wall), window_ms=args.window_ms,
+                                  max_batch=max_batch, mean_batch=float(np.mean(sizes)) if sizes else 0.0,
+                                  rss_kb_after_all=rss, server_exit=code)
+        report["windowed_throughput_x"] = report["windowed"]["throughput_per_s"] / report["unwindowed"]["throughput_per_s"]
+    report["load_average_before"] = load_before
+    report["load_average_after"] = os.getloadavg()
+    if not args.no_in_process:
+        report.update(in_process_overhead(args, requests[:10], report["alone_p50_ms"]))
     print(json.dumps(report, indent=1))
 
 

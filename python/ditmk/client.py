@@ -6,6 +6,8 @@ be copied to a machine without ditmk.
     from ditmk.client import PolicyClient
     client = PolicyClient(port=5555)
     actions = client.get_action(backbone_features=features, state=state, embodiment="gr1")   # [1, H, A]
+    actions = client.get_action(backbone_features=batch_features, state=batch_state,        # [B, H, A]
+                                embodiment_id=[24, 24, 26], seed=0)   # features [B, S, 2048], B > 1
 """
 import io
 
@@ -78,7 +80,11 @@ class PolicyClient:
         """features [S, 2048] or [1, S, 2048]; masks [S]; state; embodiment tag or embodiment_id;
         noise [H, A] or seed; N1.7's real-time chunking: action [H_prev, A] (the previous chunk) and
         options {action_horizon, rtc_overlap_steps, rtc_frozen_steps, rtc_ramp_rate}.
-        Returns action_pred [1, H, A] float32."""
+        Returns action_pred [1, H, A] float32.
+        A batch: features [B, S, 2048] with B > 1, every other array with the same leading B (masks
+        [B, S], state [B, ...], noise [B, H, A], action [B, H_prev, A]); embodiment_id an int or B of
+        them, embodiment a tag or B tags; a seed draws sample i's noise from seed + i. Returns
+        action_pred [B, H, A], each sample's actions those of its own request."""
         data = dict(options or {})
         data["backbone_features"] = backbone_features
         for name, value in (("backbone_attention_mask", backbone_attention_mask), ("image_mask", image_mask),

@@ -162,8 +162,9 @@ def _numpy(x, dtype=None):
 
 class RemoteActionHead(_ReleasedSignature):
     """The same interface, computed by a `ditmk serve` (GR00T's wire format) on another machine or
-    process: each sample is one get_action request carrying its features, masks, state, embodiment
-    and noise."""
+    process: a call is one get_action request carrying the whole batch (features [B, S, ctx], masks,
+    state, embodiment ids, noise and previous chunks with a leading B), which the server runs as one
+    batch and answers with action_pred [B, H, A]."""
 
     def __init__(self, host="127.0.0.1", port=5555, api_token=None, timeout_ms=60000):
         from .client import PolicyClient
@@ -171,13 +172,33 @@ class RemoteActionHead(_ReleasedSignature):
         self._client = PolicyClient(host, port, api_token, timeout_ms)
         self._set_info(self._client.get_info())
 
-    def _sample(self, features, attention_mask, image_mask, state, embodiment_id, noise, previous, rtc):
-        pred = self._client.get_action(
+    def get_action(self, backbone_output, action_input, options=None, noise=None):
+        features = _field(backbone_output, "backbone_features")
+        attention_mask = _field(backbone_output, "backbone_attention_mask", required=False)
+        image_mask = _field(backbone_output, "image_mask", required=False)
+        state = _field(action_input, "state", required=False)
+        embodiment_id = _field(action_input, "embodiment_id")
+        if len(features.shape) != 3:
+            raise ValueError(f"backbone_features: shape {list(features.shape)} (expected [B, S, {self.info['context_dim']}])")
+        batch = features.shape[0]
+        previous, rtc = self._realtime_chunking(_field(action_input, "action", required=False), options, batch)
+        if noise is None:
+            noise = self._draw_noise(features, batch)
+        if len(noise.shape) != 3 or noise.shape[0] != batch:
+            raise ValueError(f"noise: shape {list(noise.shape)} (expected [{batch}, {self.action_horizon}, {self.action_dim}])")
+        ids = np.asarray(embodiment_id.cpu() if _is_torch(embodiment_id) else embodiment_id).reshape(-1)
+        if ids.shape[0] != batch:
+            raise ValueError(f"embodiment_id: {ids.shape[0]} ids for a batch of {batch}")
+        actions = self._client.get_action(
             _numpy(features, np.float32), backbone_attention_mask=_numpy(attention_mask, bool),
-            image_mask=_numpy(image_mask, bool), state=_numpy(state, np.float32), embodiment_id=embodiment_id,
-            noise=_numpy(noise, np.float32), action=_numpy(previous),
-            options=None if rtc is None else dict(zip(RTC_OPTIONS, _rtc_values(rtc))))
-        return pred[0]
+            image_mask=_numpy(image_mask, bool), state=_numpy(state, np.float32),
+            embodiment_id=int(ids[0]) if batch == 1 else [int(i) for i in ids], noise=_numpy(noise, np.float32),
+            action=_numpy(previous), options=None if rtc is None else dict(zip(RTC_OPTIONS, _rtc_values(rtc))))
+        if _is_torch(features):
+            import torch
+
+            return _output(torch.from_numpy(actions).to(device=features.device, dtype=features.dtype))
+        return _output(actions.astype(features.dtype, copy=False))
 
 
 def _action_head_owner(policy_or_model):

@@ -15,7 +15,8 @@ void add_serve(CLI::App& app) {
     ModelSource model;
     std::string backend = "cpu", dtype = "bf16", isa, host = "127.0.0.1", api_token;
     int threads = 0, port = 5555;
-    double max_request_mb = 64;
+    double max_request_mb = 64, batch_window_ms = 0;
+    int max_batch = 8;
     bool no_reuse_vl = false;
   };
   auto o = std::make_shared<Options>();
@@ -31,6 +32,12 @@ void add_serve(CLI::App& app) {
   cmd->add_option("--api-token", o->api_token, "require this token in every request");
   cmd->add_option("--max-request-mb", o->max_request_mb, "refuse larger requests before decoding them")
       ->check(CLI::Range(0.001, 4096.0));
+  cmd->add_option("--batch-window-ms", o->batch_window_ms,
+                  "dynamic batching: run the get_action requests arriving within this many milliseconds of the first "
+                  "waiting one as one batch, each answered with its own actions (default 0: off)")
+      ->check(CLI::Range(0.0, 10000.0));
+  cmd->add_option("--max-batch", o->max_batch, "dynamic batching: at most this many samples in one batch (default 8)")
+      ->check(CLI::Range(1, 1024));
   cmd->add_flag("--no-reuse-vl", o->no_reuse_vl,
                 "recompute the vision-language work on every call (default: reuse it while a request's features and "
                 "masks are the previous request's bytes; same actions)");
@@ -41,6 +48,7 @@ void add_serve(CLI::App& app) {
     options.host = o->host, options.port = o->port;
     if (!o->api_token.empty()) options.api_token = o->api_token;
     options.max_request_bytes = std::size_t(std::llround(o->max_request_mb * (1 << 20)));
+    options.batch_window_ms = o->batch_window_ms, options.max_batch = o->max_batch;
     serve::run_server(head, options);
   });
 }

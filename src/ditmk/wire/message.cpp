@@ -5,6 +5,7 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/npy.hpp"
+#include "ditmk/model/observation_batch.hpp"
 
 namespace ditmk::wire {
 
@@ -12,6 +13,8 @@ namespace {
 
 // How deep a request may nest: request -> data -> ndarray map is 3.
 constexpr std::size_t kMaxDepth = 8;
+// The longest list a field may be (a batch's embodiment ids or tags).
+constexpr uint32_t kMaxListItems = 4096;
 
 std::string_view text_of(const msgpack::object& o) { return {o.via.str.ptr, o.via.str.size}; }
 
@@ -81,7 +84,20 @@ Value data_value(const msgpack::object& o, const std::string& where) {
         return v;
       }
       fail("{}: a map that is not an ndarray", where);
-    default: fail("{}: {} is not an ndarray, an integer, a float or a string", where, type_name(o));
+    case msgpack::type::ARRAY:
+      // Each item costs a Value, far more than its byte in the message: lists are bounded.
+      if (o.via.array.size > kMaxListItems)
+        fail("{}: a list of {} items (at most {})", where, o.via.array.size, kMaxListItems);
+      v.kind = Value::Kind::list;
+      for (uint32_t i = 0; i < o.via.array.size; ++i) {
+        const msgpack::object& item = o.via.array.ptr[i];
+        const bool scalar = item.type == msgpack::type::POSITIVE_INTEGER || item.type == msgpack::type::NEGATIVE_INTEGER ||
+                            item.type == msgpack::type::STR;
+        if (!scalar) fail("{}: item {} of the list is {} (expected integers or strings)", where, i, type_name(item));
+        v.items.push_back(data_value(item, where));
+      }
+      return v;
+    default: fail("{}: {} is not an ndarray, an integer, a float, a string or a list", where, type_name(o));
   }
 }
 
@@ -214,7 +230,9 @@ void realtime_chunking_fields(const Request& r, ActionCall& call) {
 
 }  // namespace
 
-ActionCall action_call(const Request& r) {
+namespace {
+
+void check_field_names(const Request& r) {
   static const char* const kFields[] = {"backbone_features", "backbone_attention_mask", "image_mask", "state",
                                         "embodiment_id", "embodiment", "noise", "seed", "action", "action_horizon",
                                         "rtc_overlap_steps", "rtc_frozen_steps", "rtc_ramp_rate"};
@@ -225,6 +243,109 @@ ActionCall action_call(const Request& r) {
            "or embodiment, noise or seed, and for real-time chunking action, action_horizon, rtc_overlap_steps, "
            "rtc_frozen_steps, rtc_ramp_rate)", name);
   }
+}
+
+std::string shape_text(const std::vector<int64_t>& shape) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+// A batched array's leading dimension, which must be the batch's; `rank`: the rank it must have (0: any >= 2).
+void check_batch(const char* name, const TensorView& view, int64_t batch, std::size_t rank, const char* expected) {
+  if (view.shape.empty() || view.shape[0] != batch)
+    fail("{}: shape {}, a batch of {}, but backbone_features has a batch of {} (expected {})", name, shape_text(view.shape),
+         view.shape.empty() ? 0 : view.shape[0], batch, expected);
+  if ((rank && view.shape.size() != rank) || (!rank && view.shape.size() < 2))
+    fail("{}: shape {} (expected {} in a batch)", name, shape_text(view.shape), expected);
+}
+
+// The batch's embodiments, one per sample: an embodiment_id (int, list or integer array) or an
+// embodiment tag (string or list), for every sample alike or one each.
+std::vector<std::string> batch_embodiments(const Request& r, int64_t batch) {
+  const auto id = r.data.find("embodiment_id"), tag = r.data.find("embodiment");
+  if (id != r.data.end() && tag != r.data.end()) fail("embodiment: give embodiment_id or embodiment, not both");
+  std::vector<std::string> names(static_cast<std::size_t>(batch));
+  if (id != r.data.end()) {
+    const Value& v = id->second;
+    std::vector<int64_t> ids;
+    if (v.kind == Value::Kind::integer) {
+      ids.assign(std::size_t(batch), v.integer);
+    } else if (v.kind == Value::Kind::list) {
+      for (const Value& item : v.items) {
+        if (item.kind != Value::Kind::integer) fail("embodiment_id: a list with a string (expected integers)");
+        ids.push_back(item.integer);
+      }
+    } else if (v.kind == Value::Kind::array && (v.array.dtype() == DType::I64 || v.array.dtype() == DType::I32)) {
+      const TensorView view = v.array.view();
+      if (view.numel() == 1) ids.assign(std::size_t(batch), int64_t(view.at(0)));
+      else for (int64_t i = 0; i < view.numel(); ++i) ids.push_back(int64_t(view.at(i)));
+    } else {
+      fail("embodiment_id: expected an integer, a list of {} integers or an integer ndarray [{}]", batch, batch);
+    }
+    if (int64_t(ids.size()) != batch) fail("embodiment_id: {} ids for a batch of {}", ids.size(), batch);
+    for (std::size_t i = 0; i < ids.size(); ++i) names[i] = std::to_string(ids[i]);
+  } else if (tag != r.data.end()) {
+    const Value& v = tag->second;
+    if (v.kind == Value::Kind::string) {
+      names.assign(std::size_t(batch), v.string);
+    } else if (v.kind == Value::Kind::list) {
+      if (int64_t(v.items.size()) != batch) fail("embodiment: {} tags for a batch of {}", v.items.size(), batch);
+      for (std::size_t i = 0; i < v.items.size(); ++i) {
+        if (v.items[i].kind != Value::Kind::string) fail("embodiment: a list with an integer (expected tags)");
+        names[i] = v.items[i].string;
+      }
+    } else {
+      fail("embodiment: expected a string (an embodiment tag) or a list of {} tags", batch);
+    }
+  }
+  return names;
+}
+
+std::vector<ActionCall> batch_calls(const Request& r, int64_t batch) {
+  std::vector<ActionCall> calls(static_cast<std::size_t>(batch));
+  const TensorView features = r.data.at("backbone_features").array.view();
+  for (int64_t i = 0; i < batch; ++i) calls[std::size_t(i)].arrays["backbone_features"] = model::sample_of(features, i);
+  for (const char* name : {"backbone_attention_mask", "image_mask", "state"}) {
+    const Value* v = field_of(r, name, Value::Kind::array, "an ndarray");
+    if (!v) continue;
+    const TensorView view = v->array.view();
+    check_batch(name, view, batch, std::string_view(name) == "state" ? 0 : 2,
+                std::string_view(name) == "state" ? "[B, state_dim] or [B, L, state_dim]" : "[B, S]");
+    for (int64_t i = 0; i < batch; ++i) calls[std::size_t(i)].arrays[name] = model::sample_of(view, i);
+  }
+  const std::vector<std::string> embodiments = batch_embodiments(r, batch);
+  const Value* noise = field_of(r, "noise", Value::Kind::array, "an ndarray [B, H, A]");
+  const std::optional<int64_t> seed = integer_field(r, "seed");
+  if (noise && seed) fail("noise: give noise or seed, not both");
+  if (noise) check_batch("noise", noise->array.view(), batch, 3, "[B, H, A]");
+  if (seed && *seed < 0) fail("seed: {} is negative", *seed);
+  ActionCall shared;
+  realtime_chunking_fields(r, shared);
+  if (shared.previous_actions) check_batch("action", *shared.previous_actions, batch, 3, "[B, H_prev, A]");
+  for (int64_t i = 0; i < batch; ++i) {
+    ActionCall& call = calls[std::size_t(i)];
+    call.embodiment = embodiments[std::size_t(i)];
+    if (noise) call.noise = model::sample_of(noise->array.view(), i);
+    call.seed = uint64_t(seed.value_or(0)) + uint64_t(i);
+    if (shared.previous_actions) call.previous_actions = model::sample_of(*shared.previous_actions, i);
+    call.rtc = shared.rtc;
+  }
+  return calls;
+}
+
+}  // namespace
+
+std::vector<ActionCall> action_calls(const Request& r) {
+  check_field_names(r);
+  const Value* features = field_of(r, "backbone_features", Value::Kind::array, "an ndarray");
+  if (!features || features->array.view().shape.size() != 3 || features->array.view().shape[0] <= 1)
+    return {action_call(r)};
+  return batch_calls(r, features->array.view().shape[0]);
+}
+
+ActionCall action_call(const Request& r) {
+  check_field_names(r);
   ActionCall call;
   if (!r.data.count("backbone_features")) fail("backbone_features: missing (an ndarray [S, 2048] or [1, S, 2048])");
   for (const char* name : {"backbone_features", "backbone_attention_mask", "image_mask", "state"})
@@ -262,9 +383,17 @@ std::string encode_map(const nlohmann::json& object) {
   return take(buffer);
 }
 
-std::string encode_actions(const Matrix<double>& actions) {
-  Tensor pred(DType::F32, {1, actions.rows, actions.cols});
-  for (std::size_t i = 0; i < actions.data.size(); ++i) pred.data<float>()[i] = float(actions.data[i]);
+std::string encode_actions(const Matrix<double>& actions) { return encode_actions(std::vector<Matrix<double>>{actions}); }
+
+std::string encode_actions(const std::vector<Matrix<double>>& batch) {
+  require(!batch.empty(), "encode_actions: an empty batch");
+  const int64_t rows = int64_t(batch.front().rows), cols = int64_t(batch.front().cols);
+  Tensor pred(DType::F32, {int64_t(batch.size()), rows, cols});
+  float* out = pred.data<float>();
+  for (const Matrix<double>& actions : batch) {
+    require(int64_t(actions.rows) == rows && int64_t(actions.cols) == cols, "encode_actions: samples of different shapes");
+    for (double v : actions.data) *out++ = float(v);
+  }
   const std::string npy = io::encode_npy(pred.view());
   msgpack::sbuffer buffer;
   msgpack::packer<msgpack::sbuffer> pk(&buffer);

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/matrix.hpp"
@@ -20,13 +21,15 @@
 
 namespace ditmk::wire {
 
-// A field of a request's data: an array, an integer, a float or a string.
+// A field of a request's data: an array, an integer, a float, a string or a list of integers or
+// strings (a batch's embodiment ids or tags; at most 4096 items).
 struct Value {
-  enum class Kind { array, integer, number, string } kind = Kind::integer;
+  enum class Kind { array, integer, number, string, list } kind = Kind::integer;
   Tensor array;
   int64_t integer = 0;
   double number = 0.0;
   std::string string;
+  std::vector<Value> items;  // list: integers and strings, not nested
 };
 
 struct Request {
@@ -64,9 +67,19 @@ struct ActionCall {
 };
 ActionCall action_call(const Request& request);
 
+// The samples of a get_action request, one ActionCall each. backbone_features [S, ctx] or [1, S, ctx]
+// is one sample: action_call's. backbone_features [B, S, ctx] with B > 1 is a batch, every other array
+// with the same leading B: masks [B, S], state [B, ...], noise [B, H, A], action [B, H_prev, A];
+// embodiment_id an int for every sample or B of them (a list or an integer array [B]), embodiment a
+// tag or a list of B tags; seed: sample i draws its noise from seed + i (seed absent: 0 + i); the
+// real-time chunking options are every sample's. Errors name the field ("noise: a batch of 2, but
+// backbone_features has a batch of 3").
+std::vector<ActionCall> action_calls(const Request& request);
+
 // Replies.
 std::string encode_error(const std::string& message);
 std::string encode_map(const nlohmann::json& object);  // JSON objects, arrays and scalars as msgpack
 std::string encode_actions(const Matrix<double>& actions);  // {"action_pred": float32 [1, H, A]}
+std::string encode_actions(const std::vector<Matrix<double>>& batch);  // {"action_pred": float32 [B, H, A]}
 
 }  // namespace ditmk::wire
