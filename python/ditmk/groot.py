@@ -99,12 +99,8 @@ class _ReleasedSignature:
         return _output(actions.astype(features.dtype, copy=False))
 
     def _samples(self, features, attention_mask, image_mask, state, ids, noise, previous, rtc):
-        """The actions [B, H, A] of a batch, one `_sample` after another."""
-        return np.stack([
-            self._sample(features[b], None if attention_mask is None else attention_mask[b],
-                         None if image_mask is None else image_mask[b], None if state is None else state[b],
-                         int(ids[b]), noise[b], None if previous is None else previous[b], rtc)
-            for b in range(features.shape[0])])
+        """The actions [B, H, A] of a batch (numpy): each head computes the whole batch in one call."""
+        raise NotImplementedError
 
     def _realtime_chunking(self, previous, options, batch):
         """(previous chunks, options) when the call asks N1.7 for real-time chunking, else (None, None):
@@ -172,33 +168,14 @@ class RemoteActionHead(_ReleasedSignature):
         self._client = PolicyClient(host, port, api_token, timeout_ms)
         self._set_info(self._client.get_info())
 
-    def get_action(self, backbone_output, action_input, options=None, noise=None):
-        features = _field(backbone_output, "backbone_features")
-        attention_mask = _field(backbone_output, "backbone_attention_mask", required=False)
-        image_mask = _field(backbone_output, "image_mask", required=False)
-        state = _field(action_input, "state", required=False)
-        embodiment_id = _field(action_input, "embodiment_id")
-        if len(features.shape) != 3:
-            raise ValueError(f"backbone_features: shape {list(features.shape)} (expected [B, S, {self.info['context_dim']}])")
+    def _samples(self, features, attention_mask, image_mask, state, ids, noise, previous, rtc):
+        """The whole batch as one get_action request."""
         batch = features.shape[0]
-        previous, rtc = self._realtime_chunking(_field(action_input, "action", required=False), options, batch)
-        if noise is None:
-            noise = self._draw_noise(features, batch)
-        if len(noise.shape) != 3 or noise.shape[0] != batch:
-            raise ValueError(f"noise: shape {list(noise.shape)} (expected [{batch}, {self.action_horizon}, {self.action_dim}])")
-        ids = np.asarray(embodiment_id.cpu() if _is_torch(embodiment_id) else embodiment_id).reshape(-1)
-        if ids.shape[0] != batch:
-            raise ValueError(f"embodiment_id: {ids.shape[0]} ids for a batch of {batch}")
-        actions = self._client.get_action(
+        return self._client.get_action(
             _numpy(features, np.float32), backbone_attention_mask=_numpy(attention_mask, bool),
             image_mask=_numpy(image_mask, bool), state=_numpy(state, np.float32),
             embodiment_id=int(ids[0]) if batch == 1 else [int(i) for i in ids], noise=_numpy(noise, np.float32),
             action=_numpy(previous), options=None if rtc is None else dict(zip(RTC_OPTIONS, _rtc_values(rtc))))
-        if _is_torch(features):
-            import torch
-
-            return _output(torch.from_numpy(actions).to(device=features.device, dtype=features.dtype))
-        return _output(actions.astype(features.dtype, copy=False))
 
 
 def _action_head_owner(policy_or_model):
