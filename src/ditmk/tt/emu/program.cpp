@@ -30,6 +30,8 @@ std::string_view fault_kind_name(FaultKind kind) {
     case FaultKind::multicast_target: return "multicast_target";
     case FaultKind::missing_arg: return "missing_arg";
     case FaultKind::bad_call: return "bad_call";
+    case FaultKind::kernel_signal: return "kernel_signal";
+    case FaultKind::no_progress: return "no_progress";
   }
   return "?";
 }
