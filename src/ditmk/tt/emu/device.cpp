@@ -75,6 +75,7 @@ void start_processors(ChipState& chip) {
       auto args = kernel->core_args.find(coord);
       if (args != kernel->core_args.end()) p->args = &args->second;
       p->noc = kernel->noc.value_or(noc_of(processor));
+      p->activity.guarded = kernel->l1_pointers;  // set for exactly the compiled dialect kernels
       if (chip.timing) {
         chip.timing_log.processors.push_back({core_index(coord), processor, p->noc, {}});
         p->log = &chip.timing_log.processors.back();

@@ -64,7 +64,7 @@ void on_signal(int signal, siginfo_t* info, void* /*context*/) {
   if (signal == watchdog_signal()) {
     // A tick: the running kernel is stuck when its call count has not moved for the limit and it
     // is in its own code (inside an API call it is the emulator working, and progress).
-    if (f == nullptr || f->activity == nullptr || f->limit_seconds <= 0) return;
+    if (f == nullptr || f->activity == nullptr || !f->activity->guarded || f->limit_seconds <= 0) return;
     timespec now{};
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (f->activity->api_calls != f->seen_calls || f->activity->in_api > 0) {
@@ -77,7 +77,7 @@ void on_signal(int signal, siginfo_t* info, void* /*context*/) {
     f->stop = KernelStop{0, 0, 0, stalled, nullptr};
     stop_kernel(f);
   }
-  if (f == nullptr || f->activity == nullptr || f->activity->in_api > 0) {
+  if (f == nullptr || f->activity == nullptr || !f->activity->guarded || f->activity->in_api > 0) {
     // Not kernel code: the disposition ditmk found (a crash, as it would have been). Returning
     // re-executes the faulting instruction under it.
     sigaction(signal, &previous[signal], nullptr);

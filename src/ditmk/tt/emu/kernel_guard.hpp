@@ -19,6 +19,10 @@ struct KernelActivity {
   volatile uint64_t api_calls = 0;         // device API calls made (progress, for the watchdog)
   const char* volatile last_call = nullptr;  // name of the last device API call, a literal
   volatile uint32_t in_api = 0;            // > 0 inside a device API call: emulator code, not the kernel's
+  // Compiled kernel code calling through the device ABI (whose calls are marked). A kernel built
+  // into ditmk (the megakernel's native binding) calls the emulator directly, unmarked, so neither
+  // its signals nor its stretches between waits can be told from the emulator's: not guarded.
+  bool guarded = false;
 };
 
 // Marks one device API call: progress for the watchdog, the name a fault reports, and "inside the
