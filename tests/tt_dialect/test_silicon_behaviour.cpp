@@ -2,10 +2,12 @@
 // in a strict launch (docs/tt-dialect.md, "Silicon's behaviour").
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "ditmk/core/error.hpp"
 #include "ditmk/tt/dialect/host_api.hpp"
 
 namespace ditmk::tt::dialect {
@@ -78,6 +80,50 @@ TEST(SiliconBehaviour, PackWithoutReservationFaultsWhenStrict) {
   ASSERT_EQ(c.report.faults.size(), 1u);
   EXPECT_EQ(c.report.faults[0].kind, emu::FaultKind::cb_overflow) << first_fault(c.report);
   EXPECT_NE(first_fault(c.report).find("reservation holds 0 pages (strict)"), std::string::npos) << first_fault(c.report);
+}
+
+// tt-metal's shared CB: c_16 and c_24 over one L1 range, each with its own pointers; what one
+// index's producer filled, the other reads.
+TEST(SiliconBehaviour, SharedCbIndicesSeeOneL1) {
+  HostDevice device(fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  auto dst = CreateBuffer(device, {kPage, kPage, DataFormat::float16_b, "dst"});
+  Program program = CreateProgram();
+  const CoreRangeSet core = {{{0, 0}, {0, 0}}};
+  const KernelHandle writer = CreateKernel(
+      program, fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/silicon_kernels/shared_cb.cpp", core, WriterDataMovementConfig{});
+  CircularBufferConfig shared{.total_size = 2 * kPage, .buffer_index = 16, .page_size = kPage};
+  shared.shared_indices = {{24, DataFormat::float16_b, kPage}};
+  CreateCircularBuffer(program, core, shared);
+  SetRuntimeArgs(program, writer, {0, 0}, {dst->address()});
+  const emu::LaunchReport report = EnqueueProgram(device, program);
+  ASSERT_TRUE(report.clean()) << first_fault(report);
+  std::vector<std::byte> out;
+  EnqueueReadBuffer(device, *dst, out);
+  ASSERT_EQ(out.size(), kPage);
+  for (uint32_t i = 0; i < kPage / 4; ++i) {
+    uint32_t word = 0;
+    std::memcpy(&word, out.data() + 4 * i, 4);
+    ASSERT_EQ(word, 0x5eed0000 + i) << "word " << i;
+  }
+}
+
+// Two CBs that overlap without being one shared CB are still refused.
+TEST(SiliconBehaviour, OverlappingCbsThatAreNotSharedAreRefused) {
+  HostDevice device(fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  Program program = CreateProgram();
+  const CoreRangeSet core = {{{0, 0}, {0, 0}}};
+  CreateKernel(program, fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/silicon_kernels/shared_cb.cpp", core,
+               WriterDataMovementConfig{});
+  CircularBufferConfig a{.total_size = 2 * kPage, .buffer_index = 16, .page_size = kPage, .placed_address = 0x20000};
+  CircularBufferConfig b{.total_size = 2 * kPage, .buffer_index = 24, .page_size = kPage, .placed_address = 0x20000};
+  CreateCircularBuffer(program, core, a);
+  CreateCircularBuffer(program, core, b);
+  try {
+    EnqueueProgram(device, program);
+    FAIL() << "overlapping CBs were accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("overlaps"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
