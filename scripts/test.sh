@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Builds ditmk and runs every test: the optimised build (all tests, full-size ones included), then the
-# Python tests again against the wheel installed in a fresh venv (scripts/test-wheel.sh), then the
+# Fetches tt-metal's reference tree (scripts/fetch-tt-metal.sh), builds ditmk and runs every test:
+# the optimised build (all tests, full-size ones included), then the Python tests again against the wheel installed in a fresh venv (scripts/test-wheel.sh), then the
 # library and unit tests under AddressSanitizer + UndefinedBehaviorSanitizer, then a short run of each
 # libFuzzer harness (clang, ASan + UBSan) over its seed corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh test
+# tt-metal's reference tree (scripts/tt-metal.pin) into the user cache; without it (no PyPI) the tests
+# that read it skip, each naming the missing tree
+./scripts/fetch-tt-metal.sh || echo "test: tt-metal reference tree unavailable, the tests that read it skip" >&2
 jobs=$(nproc)
 # The wheel compiles what the release build compiled, in another build directory: ccache serves it
 # (the same absolute paths; the build directory, where debug info names it, is left out of the key).

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ditmk/tt/dialect/host_api.hpp"
+#include "ditmk/tt/emu/kernel_guard.hpp"
 
 namespace ditmk::tt::dialect {
 namespace {
@@ -22,8 +23,9 @@ struct Case {
   const char* message;
 };
 
-emu::LaunchReport run_faulty_reader(int fault) {
+emu::LaunchReport run_faulty_reader(int fault, double watchdog_seconds = emu::kDefaultWatchdogSeconds) {
   HostDevice device(test_cache());
+  device.emulator().set_watchdog(watchdog_seconds);
   auto data = CreateBuffer(device, {8 * kPage, kPage, DataFormat::float16_b, "data"});
   auto empty = CreateBuffer(device, {8 * kPage, kPage, DataFormat::float16_b, "empty"});
   EnqueueWriteBuffer(device, *data, std::vector<std::byte>(8 * kPage, std::byte{7}));
@@ -34,7 +36,7 @@ emu::LaunchReport run_faulty_reader(int fault) {
   const KernelHandle reader = CreateKernel(
       program, fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/fault_kernels/faulty_reader.cpp", core, config);
   CreateCircularBuffer(program, core, {.total_size = 2 * kPage, .buffer_index = 0, .page_size = kPage});
-  SetRuntimeArgs(program, reader, {0, 0}, {data->address(), empty->address()});
+  SetRuntimeArgs(program, reader, {0, 0}, {data->address(), empty->address(), 0});
   return EnqueueProgram(device, program);
 }
 
@@ -60,6 +62,37 @@ TEST(DialectFaults, EachFaultNamesKernelCoreAndProcessor) {
     const std::string text = emu::to_string(fault);
     EXPECT_NE(text.find(c.message), std::string::npos) << text;
     EXPECT_NE(text.find("faulty_reader.cpp on core (0,0) NCRISC"), std::string::npos) << text;
+  }
+}
+
+// A wild pointer, a division by zero and a spin each end the launch with one fault naming the kernel,
+// core, processor, what happened and the last API call; the process lives on and launches again.
+TEST(DialectFaults, SignalsAndSpinsEndTheLaunchNotTheProcess) {
+  if (!emu::KernelGuard::active()) GTEST_SKIP() << "kernel guard off under AddressSanitizer (ASan owns SIGSEGV)";
+  struct Bad {
+    int fault;
+    emu::FaultKind kind;
+    std::vector<const char*> words;
+  };
+  const Bad cases[] = {
+      {6, emu::FaultKind::kernel_signal,
+       {"SIGSEGV (address not mapped) at address 0xdead0000", "after its last API call cb_reserve_back"}},
+      {7, emu::FaultKind::no_progress,
+       {"without a device API call or a wait (watchdog limit 0.5 s)", "after its last API call cb_reserve_back"}},
+      {8, emu::FaultKind::kernel_signal, {"SIGFPE (integer division by zero) at instruction 0x", "after its last API call arg"}},
+  };
+  for (const Bad& c : cases) {
+    SCOPED_TRACE(c.fault);
+    const emu::LaunchReport report = run_faulty_reader(c.fault, 0.5);
+    ASSERT_EQ(report.faults.size(), 1u);
+    const emu::Fault& fault = report.faults.front();
+    EXPECT_EQ(fault.kind, c.kind) << emu::to_string(fault);
+    const std::string text = emu::to_string(fault);
+    EXPECT_EQ(text.find('\n'), std::string::npos) << text;
+    EXPECT_NE(text.find("faulty_reader.cpp on core (0,0) NCRISC"), std::string::npos) << text;
+    for (const char* word : c.words) EXPECT_NE(text.find(word), std::string::npos) << text;
+    const emu::LaunchReport again = run_faulty_reader(0);
+    EXPECT_TRUE(again.clean()) << (again.faults.empty() ? "" : emu::to_string(again.faults.front()));
   }
 }
 

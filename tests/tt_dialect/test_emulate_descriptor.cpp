@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <sstream>
 #include <functional>
 #include <fstream>
 
@@ -12,6 +13,7 @@
 #include "ditmk/io/npy.hpp"
 #include "ditmk/tt/dialect/descriptor.hpp"
 #include "ditmk/tt/dialect/tensor_codec.hpp"
+#include "ditmk/tt/emu/kernel_guard.hpp"
 #include "support/cli_runner.hpp"
 
 namespace ditmk::testing {
@@ -118,6 +120,43 @@ TEST(EmulateDescriptor, FaultNamesKernelAndWritesNoOutput) {
   EXPECT_NE(r.out.find("kernels/loopback.cpp on core (0,0) BRISC"), std::string::npos) << r.out;
   EXPECT_EQ(r.err_lines(), 1) << r.err;
   EXPECT_FALSE(fs::exists(dir / "dst.npy"));
+}
+
+// Kernel code that raises a signal or never comes back: one fault line naming the kernel, core,
+// processor and what happened; exit 1; no output; and the next run of the same program is clean.
+TEST(EmulateDescriptor, SignalOrSpinInKernelIsOneFaultLine) {
+  struct Bad {
+    const char* code;
+    const char* words;
+  };
+  const Bad cases[] = {
+      {"*reinterpret_cast<volatile uint32_t*>(uintptr_t{0xdead0000}) = 1;",
+       "kernel_signal: kernel kernels/loopback.cpp on core (0,0) BRISC: SIGSEGV (address not mapped) at address 0xdead0000"},
+      {"volatile uint32_t zero = 0; *reinterpret_cast<volatile uint32_t*>(uintptr_t{0xdead0000}) = 7 / zero;",
+       "kernel_signal: kernel kernels/loopback.cpp on core (0,0) BRISC: SIGFPE (integer division by zero)"},
+      {"for (volatile uint32_t spin = 0;; spin = spin + 1) {}",
+       "no_progress: kernel kernels/loopback.cpp on core (0,0) BRISC: ran "},
+  };
+  if (!tt::emu::KernelGuard::active()) GTEST_SKIP() << "kernel guard off under AddressSanitizer (ASan owns SIGSEGV)";
+  for (const Bad& c : cases) {
+    SCOPED_TRACE(c.code);
+    TempDir dir, cache;
+    const fs::path program = loopback_in(dir);
+    const fs::path kernel = dir / "kernels/loopback.cpp";
+    std::stringstream text;
+    text << std::ifstream(kernel).rdbuf();
+    std::string source = text.str();
+    const std::string entry = "void kernel_main() {";
+    ASSERT_NE(source.find(entry), std::string::npos);
+    source.insert(source.find(entry) + entry.size(), std::string("\n") + c.code + "\n");
+    std::ofstream(kernel) << source;
+    const CliResult r = run_ditmk(emulate(program, cache) + " --watchdog 0.5");
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.out.find(std::string("fault: ") + c.words), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("fault: "), r.out.rfind("fault: ")) << r.out;  // one fault line
+    EXPECT_EQ(r.err_lines(), 1) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "dst.npy"));
+  }
 }
 
 }  // namespace

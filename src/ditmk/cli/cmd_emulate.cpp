@@ -48,6 +48,8 @@ struct EmulateArgs {
   std::string descriptor;
   std::string data;
   std::string kernel_cache;
+  double watchdog = tt::emu::kDefaultWatchdogSeconds;
+  bool strict = false;
 };
 
 std::string trace_json(const tt::emu::TimingResult& timing) {
@@ -200,12 +202,15 @@ void run_descriptor_program(const EmulateArgs& args) {
   options.data_dir = args.data;
   if (!args.kernel_cache.empty()) options.kernel_cache = args.kernel_cache;
   options.timing = args.timing || !args.trace.empty();
+  options.watchdog_seconds = args.watchdog;
+  options.strict = args.strict;
   const dialect::DescriptorRun run = dialect::run_descriptor(program, options);
   nlohmann::json report = emu::to_json(run.report);
   report["program"] = program.name;
   report["compile"] = {{"compiled", run.compile.compiled}, {"cache_hits", run.compile.cache_hits},
                        {"compile_seconds", run.compile.compile_seconds}, {"load_seconds", run.compile.load_seconds}};
   report["run_seconds"] = run.run_seconds;
+  for (const std::string& warning : run.report.warnings) fmt::print(stderr, "warning: {}\n", warning);
   if (!run.report.clean()) {
     write_report(args.report, report);
     for (const emu::Fault& fault : run.report.faults) fmt::print("fault: {}\n", emu::to_string(fault));
@@ -266,6 +271,14 @@ void add_emulate(CLI::App& app) {
   cmd->add_option("--data", args->data, "--descriptor: folder of its input and output .npy files (default: its own)");
   cmd->add_option("--kernel-cache", args->kernel_cache,
                   "folder of compiled kernels (default: $DITMK_KERNEL_CACHE or ~/.cache/ditmk/kernels)");
+  cmd->add_option("--watchdog", args->watchdog,
+                  "--descriptor: seconds a kernel may run without a device API call or a wait before its launch "
+                  "ends with a no_progress fault (0: no limit)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--strict", args->strict,
+                "--descriptor: fault where silicon goes on and a default run warns (a pack_tile without "
+                "cb_reserve_back, ...)");
   cmd->callback([args] { run_emulate(*args); });
 }
 

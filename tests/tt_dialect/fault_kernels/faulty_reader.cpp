@@ -1,4 +1,4 @@
-// One reader, five mistakes: FAULT picks which one the launch must catch.
+// One reader, eight mistakes: FAULT picks which one the launch must catch.
 #include <cstdint>
 
 void kernel_main() {
@@ -26,6 +26,19 @@ void kernel_main() {
   // L1 outside the kernel's CBs and semaphores.
   noc_async_read(pages.get_noc_addr(0), 0x1000, 2048);
   noc_async_read_barrier();
+#elif FAULT == 6
+  // A store through a wild pointer, after one API call (the fault names it).
+  cb_reserve_back(cb, 1);
+  *reinterpret_cast<volatile uint32_t*>(uintptr_t{0xdead0000}) = dram;
+#elif FAULT == 7
+  // A spin that never calls the API: only the watchdog ends it.
+  cb_reserve_back(cb, 1);
+  for (volatile uint32_t spin = 0;; spin = spin + 1) {
+  }
+#elif FAULT == 8
+  // An integer division by zero (arg 2 is 0; read at run time, so the compiler cannot fold it).
+  const uint32_t zero = get_arg_val<uint32_t>(2);
+  *reinterpret_cast<volatile uint32_t*>(get_write_ptr(cb)) = dram / zero;
 #else
   // No mistake: page 0 through the CB and back to page 1.
   cb_reserve_back(cb, 1);

@@ -72,11 +72,13 @@ Program program_of(const ProgramDescriptor& d, const L1Layout& layout, const std
   }
   for (std::size_t i = 0; i < d.cbs.size(); ++i) {
     const CBDescriptor& cb = d.cbs[i];
-    require(cb.format_descriptors.size() == 1,
-            "{}: cbs[{}]: {} format descriptors share one CB; the emulator models one CB id per CB",
-            d.file.string(), i, cb.format_descriptors.size());
     const CBFormatDescriptor& f = cb.format_descriptors.front();
     CircularBufferConfig config{cb.total_size, f.buffer_index, f.data_format, f.page_size};
+    // tt-metal's shared CB: the other format descriptors are more indices over the same L1
+    for (std::size_t k = 1; k < cb.format_descriptors.size(); ++k) {
+      const CBFormatDescriptor& more = cb.format_descriptors[k];
+      config.shared_indices.push_back({more.buffer_index, more.data_format, more.page_size});
+    }
     // the descriptor's layout, as validated
     if (cb.tensor.empty()) config.placed_address = layout.cb_addresses[i];
     else config.globally_allocated_address = layout.cb_addresses[i];

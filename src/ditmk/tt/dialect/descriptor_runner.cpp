@@ -53,6 +53,8 @@ DescriptorRun run_descriptor(const ProgramDescriptor& d, const RunOptions& optio
   const fs::path folder = options.data_dir.empty() ? d.file.parent_path() : options.data_dir;
   HostDevice device(options.kernel_cache);
   device.emulator().set_timing(options.timing);
+  device.emulator().set_watchdog(options.watchdog_seconds);
+  device.emulator().set_strict(options.strict);
   const L1Layout layout = l1_layout(d);
   const Placed placed = place_tensors(device, d, layout);
   Program program = program_of(d, layout, placed.addresses);

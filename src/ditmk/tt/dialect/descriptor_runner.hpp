@@ -10,6 +10,7 @@
 #include "ditmk/tt/dialect/descriptor.hpp"
 #include "ditmk/tt/dialect/kernel_compiler.hpp"
 #include "ditmk/tt/emu/device.hpp"
+#include "ditmk/tt/emu/kernel_guard.hpp"
 
 namespace ditmk::tt::dialect {
 
@@ -17,6 +18,11 @@ struct RunOptions {
   std::filesystem::path data_dir;  // where relative input/output paths lie; empty: the descriptor's folder
   std::filesystem::path kernel_cache = KernelCompiler::default_kernel_cache();
   bool timing = false;
+  // A kernel that runs this long without a device API call or a wait ends the launch with a
+  // no_progress fault; 0: no limit (tt/emu/kernel_guard.hpp).
+  double watchdog_seconds = emu::kDefaultWatchdogSeconds;
+  // Fault where silicon would go on and a default run warns (emu::Device::set_strict).
+  bool strict = false;
 };
 
 struct DescriptorRun {

@@ -138,6 +138,15 @@ void CreateCircularBuffer(Program& program, const CoreRangeSet& ranges, const Ci
     cb.address = align32(address);
     for (emu::CoreCoord core : cores) program.next_free_[core] = cb.address + cb.total_bytes;
   }
+  if (!config.shared_indices.empty()) cb.share_group = uint32_t(program.cbs_.size()) + 1;  // unique per program
+  for (const CircularBufferConfig::SharedIndex& shared : config.shared_indices) {
+    emu::CbConfig alias = cb;
+    alias.id = shared.buffer_index;
+    alias.name = cb.name + "/" + std::to_string(shared.buffer_index);
+    alias.page_bytes = shared.page_size;
+    alias.format = tile_format_of(shared.data_format);
+    program.cbs_.push_back(std::move(alias));
+  }
   program.cbs_.push_back(std::move(cb));
 }
 

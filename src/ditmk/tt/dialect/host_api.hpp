@@ -86,6 +86,14 @@ struct CircularBufferConfig {
   // Placed here by a layout computed beforehand (a descriptor's, l1_layout), not backed by a tensor.
   std::optional<uint32_t> placed_address;
   std::string name;  // for faults; default "cb<index>"
+  // More buffer indices over the same L1 (tt-metal's shared CB: one CircularBufferConfig whose
+  // format map has several indices, c_16 and c_24 say); each has its own pointers and counts.
+  struct SharedIndex {
+    uint32_t buffer_index = 0;
+    DataFormat data_format = DataFormat::float16_b;
+    uint32_t page_size = 0;
+  };
+  std::vector<SharedIndex> shared_indices;
 };
 
 using KernelHandle = uint32_t;

@@ -251,8 +251,19 @@ void pack_tile(uint32_t dst, uint32_t id) {
   require_state(p, DstState::waited, call, "committed and waited on");
   CbRuntime& cb = tile_cb(id, call);
   if (cb.packed >= cb.reserved) {
-    raise(FaultKind::cb_overflow, "{}: tile {} into cb {}, whose reservation holds {} pages", call,
-          cb.packed, cb.name(), cb.reserved);
+    // Silicon's packer writes at the CB's write pointer whether or not the kernel reserved the
+    // page (a published tt-metal example relies on it): a warning, a fault only when strict. Pages
+    // the consumer has not popped, or past the CB's end, would be overwritten data: always a fault.
+    if (chip().strict) {
+      raise(FaultKind::cb_overflow, "{}: tile {} into cb {}, whose reservation holds {} pages (strict)", call,
+            cb.packed, cb.name(), cb.reserved);
+    }
+    if (cb.packed >= cb.free_pages() || cb.wr_page + cb.packed >= cb.pages) {
+      raise(FaultKind::cb_overflow, "{}: tile {} into cb {} without cb_reserve_back lands on a page not free; {}",
+            call, cb.packed, cb.name(), cb.state());
+    }
+    warn("{}: pack_tile into cb {} without cb_reserve_back: accepted, as on silicon (a fault under --strict)",
+         p.where(), cb.name());
   }
   const uint32_t address = cb.config->address + (cb.wr_page + cb.packed) * cb.config->page_bytes;
   float ordered[kTileElems];

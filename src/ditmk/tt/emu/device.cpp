@@ -1,6 +1,7 @@
 #include "ditmk/tt/emu/device.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <map>
 #include <cstdlib>
@@ -32,6 +33,7 @@ void reset_for_launch(ChipState& chip) {
   const Program& program = *chip.program;
   chip.counters = Counters{};
   chip.timing_log = TimingLog{};
+  chip.warnings.clear();
   for (CoreCoord coord : program.cores) {
     const uint32_t index = core_index(coord);
     CoreRuntime& core = chip.cores[index];
@@ -73,6 +75,7 @@ void start_processors(ChipState& chip) {
       auto args = kernel->core_args.find(coord);
       if (args != kernel->core_args.end()) p->args = &args->second;
       p->noc = kernel->noc.value_or(noc_of(processor));
+      p->activity.guarded = kernel->l1_pointers;  // set for exactly the compiled dialect kernels
       if (chip.timing) {
         chip.timing_log.processors.push_back({core_index(coord), processor, p->noc, {}});
         p->log = &chip.timing_log.processors.back();
@@ -110,7 +113,7 @@ Fault deadlock_fault(const ChipState& chip) {
 
 // Round-robin over the processors: each runs until it blocks; one whose wait does not hold yet is
 // skipped. A pass in which nobody could run, with someone unfinished, is a deadlock.
-std::optional<Fault> schedule(ChipState& chip) {
+std::optional<Fault> schedule(ChipState& chip, KernelGuard& guard) {
   while (true) {
     bool ran = false, unfinished = false;
     for (auto& p : chip.processors) {
@@ -119,9 +122,13 @@ std::optional<Fault> schedule(ChipState& chip) {
       if (p->ready && !p->ready()) continue;
       if (p->kernel->l1_pointers) chip.l1.show(core_index(p->core->coord));
       set_current(&chip, p.get());
-      p->fiber->resume();
+      const std::optional<KernelStop> stop = guard.resume(*p->fiber, p->activity);
       set_current(nullptr, nullptr);
       ran = true;
+      if (stop) {
+        const FaultKind kind = stop->signal ? FaultKind::kernel_signal : FaultKind::no_progress;
+        return Fault{kind, p->where(), describe(*stop, chip.watchdog_seconds), {}};
+      }
       if (p->fault) return p->fault;
     }
     if (!unfinished) return std::nullopt;
@@ -129,14 +136,15 @@ std::optional<Fault> schedule(ChipState& chip) {
   }
 }
 
-// Unwinds every blocked fiber so the objects on its stack are destroyed.
-void cancel_all(ChipState& chip) {
+// Unwinds every blocked fiber so the objects on its stack are destroyed (guarded too: a kernel's
+// destructor may fault; that fiber is then abandoned, the launch's fault already chosen).
+void cancel_all(ChipState& chip, KernelGuard& guard) {
   for (auto& p : chip.processors) {
     if (!p->fiber->started() || p->fiber->finished()) continue;
     p->cancel = true;
     if (p->kernel->l1_pointers) chip.l1.show(core_index(p->core->coord));
     set_current(&chip, p.get());
-    p->fiber->resume();
+    guard.resume(*p->fiber, p->activity);
     set_current(nullptr, nullptr);
   }
 }
@@ -327,17 +335,29 @@ std::vector<std::byte> Device::read_cb(CoreCoord core, std::string_view cb_name)
 
 void Device::set_timing(bool on) { chip_->timing = on; }
 
+void Device::set_strict(bool on) { chip_->strict = on; }
+
+void Device::set_watchdog(double seconds) {
+  require(seconds >= 0 && std::isfinite(seconds), "watchdog: limit {} s is not a non-negative number", seconds);
+  chip_->watchdog_seconds = seconds;
+}
+
 LaunchReport Device::launch() {
   require(chip_->program != nullptr, "launch: no program loaded");
   ChipState& chip = *chip_;
   reset_for_launch(chip);
   start_processors(chip);
   LaunchReport report;
-  if (std::optional<Fault> fault = schedule(chip)) {
-    cancel_all(chip);
-    report.faults.push_back(std::move(*fault));
+  {
+    KernelGuard guard(chip.watchdog_seconds);
+    if (std::optional<Fault> fault = schedule(chip, guard)) {
+      cancel_all(chip, guard);
+      report.faults.push_back(std::move(*fault));
+    }
   }
   chip.processors.clear();
+  report.warnings = std::move(chip.warnings);
+  chip.warnings.clear();
   collect_high_water(chip);
   report.counters = chip.counters;
   report.bound = time_lower_bound(report.counters);
@@ -357,6 +377,7 @@ nlohmann::json to_json(const LaunchReport& report) {
                       {"waiters", fault.waiters}});
   }
   return {{"faults", faults},
+          {"warnings", report.warnings},
           {"counters", to_json(report.counters)},
           {"time_lower_bound", to_json(report.bound)}};
 }

@@ -19,6 +19,7 @@ namespace ditmk::tt::emu {
 
 struct LaunchReport {
   std::vector<Fault> faults;  // empty when the launch ran clean; at most one otherwise (it stops)
+  std::vector<std::string> warnings;  // what silicon accepts and a strict launch refuses, each once
   Counters counters;
   TimeBound bound;
   std::shared_ptr<const TimingResult> timing;  // when the device times its launches and it ran clean
@@ -53,9 +54,16 @@ class Device {
   // Launches record what they do and the timing model predicts their time on the chip (the
   // report's `timing`); off by default, as it costs memory and a replay.
   void set_timing(bool on);
+  // A processor that runs this long without a device API call or a wait ends its launch with a
+  // no_progress fault (kDefaultWatchdogSeconds; 0 turns the watchdog off).
+  void set_watchdog(double seconds);
+  // Strict launches fault where silicon would go on and a default one warns (a pack_tile without
+  // cb_reserve_back, ...); off by default.
+  void set_strict(bool on);
 
   // Runs the loaded program once on every core. Never hangs and never throws for a faulty program:
-  // the first fault stops the launch and is returned in the report.
+  // the first fault stops the launch and is returned in the report, a signal in kernel code or a
+  // stuck kernel included (kernel_guard.hpp).
   LaunchReport launch();
 
  private:

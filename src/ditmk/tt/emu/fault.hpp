@@ -17,6 +17,8 @@ enum class FaultKind {
   multicast_target, // a multicast destination core without that region, or a wrong destination count
   missing_arg,      // a runtime or compile-time arg that does not exist
   bad_call,         // an API call that is invalid where it is made (compute call on NCRISC, DST index)
+  kernel_signal,    // kernel code raised a signal: a wild pointer, an integer division by zero, ...
+  no_progress,      // kernel code ran past the watchdog's limit without an API call or a wait
 };
 std::string_view fault_kind_name(FaultKind kind);
 

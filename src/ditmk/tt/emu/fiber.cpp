@@ -51,6 +51,11 @@ void Fiber::resume() {
   running_fiber = nullptr;
 }
 
+void Fiber::abandon() {
+  finished_ = true;
+  running_fiber = nullptr;
+}
+
 void Fiber::yield() {
   Fiber* self = running_fiber;
   require(self != nullptr, "Fiber::yield called outside a fiber");

@@ -19,6 +19,9 @@ class Fiber {
   void resume();
   // Returns control to the scheduler (fiber side).
   static void yield();
+  // Gives up a fiber whose code was left by a jump out of a signal handler (kernel_guard.cpp): it
+  // counts as finished and is never resumed; what its frames own is not destroyed.
+  void abandon();
   bool finished() const { return finished_; }
   bool started() const { return started_; }
 

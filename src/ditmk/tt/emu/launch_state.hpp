@@ -3,6 +3,7 @@
 // device API (api_*.cpp). Kernels never see it: they call the tt-metal style functions.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -15,6 +16,7 @@
 #include "ditmk/tt/emu/dram.hpp"
 #include "ditmk/tt/emu/fault.hpp"
 #include "ditmk/tt/emu/fiber.hpp"
+#include "ditmk/tt/emu/kernel_guard.hpp"
 #include "ditmk/tt/emu/l1_memory.hpp"
 #include "ditmk/tt/emu/program.hpp"
 #include "ditmk/tt/emu/timing_log.hpp"
@@ -85,6 +87,7 @@ struct ProcessorRuntime {
   const std::vector<uint32_t>* args = nullptr;  // the kernel's runtime args on this core, if any
   uint32_t noc = 0;
   std::unique_ptr<Fiber> fiber;
+  KernelActivity activity;  // API calls made and the last one's name, for the guard (kernel_guard.hpp)
   std::function<bool()> ready;            // set while blocked
   std::function<std::string()> waiting_on;  // what it waits for, with the state, for a deadlock
   bool cancel = false;
@@ -129,6 +132,10 @@ struct ChipState {
   std::vector<std::unique_ptr<ProcessorRuntime>> processors;
   Counters counters;
   bool timing = false;
+  double watchdog_seconds = kDefaultWatchdogSeconds;  // 0: no watchdog
+  // Strict: what silicon accepts but is likely a bug faults instead of warning (docs/emulator.md).
+  bool strict = false;
+  std::vector<std::string> warnings;  // this launch's, each once, in the order first met
   TimingLog timing_log;
   // Per core: queued NoC transfers into its L1 not delivered yet (a push of a compiled kernel's
   // pages needs the pending ones' ranges only when there are any).
@@ -146,6 +153,14 @@ struct LaunchCancelled {};
 template <typename... Args>
 [[noreturn]] void raise(FaultKind kind, fmt::format_string<Args...> format, Args&&... args) {
   throw FaultRaised(Fault{kind, current().where(), fmt::format(format, std::forward<Args>(args)...), {}});
+}
+
+// A warning of this launch (each distinct line once): what silicon accepts but a strict run refuses.
+template <typename... Args>
+void warn(fmt::format_string<Args...> format, Args&&... args) {
+  std::string line = fmt::format(format, std::forward<Args>(args)...);
+  std::vector<std::string>& warnings = chip().warnings;
+  if (std::find(warnings.begin(), warnings.end(), line) == warnings.end()) warnings.push_back(std::move(line));
 }
 
 // Blocks the running processor until `ready` holds; `waiting_on` describes the wait for a deadlock.

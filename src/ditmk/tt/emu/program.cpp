@@ -30,6 +30,8 @@ std::string_view fault_kind_name(FaultKind kind) {
     case FaultKind::multicast_target: return "multicast_target";
     case FaultKind::missing_arg: return "missing_arg";
     case FaultKind::bad_call: return "bad_call";
+    case FaultKind::kernel_signal: return "kernel_signal";
+    case FaultKind::no_progress: return "no_progress";
   }
   return "?";
 }
@@ -46,11 +48,15 @@ namespace {
 struct Span {
   uint32_t begin, end;
   std::string what;
+  uint32_t share_group = 0;  // spans of one CB's buffer indices (CbConfig::share_group) coincide
 };
 
 void require_no_overlap(std::vector<Span> spans, CoreCoord core) {
   std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
   for (std::size_t i = 1; i < spans.size(); ++i) {
+    const Span& a = spans[i - 1];
+    const Span& b = spans[i];
+    if (a.share_group != 0 && a.share_group == b.share_group && a.begin == b.begin && a.end == b.end) continue;
     require(spans[i].begin >= spans[i - 1].end, "program: {} [{:#x}, {:#x}) overlaps {} on core {}",
             spans[i].what, spans[i].begin, spans[i].end, spans[i - 1].what, core_name(core));
   }
@@ -95,7 +101,7 @@ void validate(const Program& program) {
       if (!cb.cores.count(core)) continue;
       require(ids.insert(cb.id).second, "CB '{}': id {} used twice on core {}", cb.name, cb.id,
               core_name(core));
-      spans.push_back({cb.address, cb.address + cb.total_bytes, "CB '" + cb.name + "'"});
+      spans.push_back({cb.address, cb.address + cb.total_bytes, "CB '" + cb.name + "'", cb.share_group});
     }
     for (const SemaphoreConfig& sem : program.semaphores) {
       spans.push_back({sem.address, sem.address + kSemaphoreBytes, "semaphore '" + sem.name + "'"});

@@ -29,6 +29,9 @@ struct CbConfig {
   // Backed by a sharded tensor the host writes before a launch: its bytes stay valid across launches.
   // Every other CB starts each launch with undefined contents.
   bool tensor_backed = false;
+  // tt-metal's shared CB: several buffer indices over one L1 range, each with its own pointers and
+  // counts. CBs with the same non-zero group may overlap exactly; any other overlap is refused.
+  uint32_t share_group = 0;
 };
 
 struct SemaphoreConfig {
