@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetches tt-metal's reference tree (scripts/fetch-tt-metal.sh), builds ditmk and runs every test:
-# the optimised build (all tests, full-size ones included), then the Python tests again against the wheel installed in a fresh venv (scripts/test-wheel.sh), then the
-# library and unit tests under AddressSanitizer + UndefinedBehaviorSanitizer, then a short run of each
+# the optimised build (all tests, full-size ones included), then the Python tests again against the
+# wheel installed in a fresh venv (scripts/test-wheel.sh), then the library and unit tests under AddressSanitizer + UndefinedBehaviorSanitizer, then a short run of each
 # libFuzzer harness (clang, ASan + UBSan) over its seed corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
