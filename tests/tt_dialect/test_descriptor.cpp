@@ -495,7 +495,7 @@ TEST_F(Descriptor, ArgsNamingNoTensorAreRefused) {
 
 TEST_F(Descriptor, BadDefinesAndArgNamesAreRefused) {
   expect_refused([](Json& j) { j["kernels"][0]["defines"]["NOC_INDEX"] = "1"; }, "kernels[0].defines.NOC_INDEX",
-                 "ditmk defines NOC_INDEX itself");
+                 "tt-metal's JIT defines NOC_INDEX itself");
   expect_refused([](Json& j) { j["kernels"][0]["defines"]["2X"] = "1"; }, "kernels[0].defines[\"2X\"]",
                  "\"2X\" is not a C identifier");
   expect_refused([](Json& j) { j["kernels"][0]["defines"]["X"] = "1\n#include <x>"; }, "kernels[0].defines.X",

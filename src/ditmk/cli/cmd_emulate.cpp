@@ -48,6 +48,7 @@ struct EmulateArgs {
   std::string descriptor;
   std::string data;
   std::string kernel_cache;
+  std::string kernel_root;
   double watchdog = tt::emu::kDefaultWatchdogSeconds;
   bool strict = false;
 };
@@ -197,7 +198,8 @@ void run_sweep(const EmulateArgs& args) {
 // ttnn.generic_op on the emulated chip: the descriptor's kernels compiled, its tensors in and out.
 void run_descriptor_program(const EmulateArgs& args) {
   using namespace ditmk::tt;
-  const dialect::ProgramDescriptor program = dialect::read_descriptor(args.descriptor);
+  const dialect::ProgramDescriptor program = dialect::read_descriptor(
+      args.descriptor, args.kernel_root.empty() ? dialect::KernelRootOption{} : dialect::KernelRootOption{args.kernel_root});
   dialect::RunOptions options;
   options.data_dir = args.data;
   if (!args.kernel_cache.empty()) options.kernel_cache = args.kernel_cache;
@@ -271,6 +273,10 @@ void add_emulate(CLI::App& app) {
   cmd->add_option("--data", args->data, "--descriptor: folder of its input and output .npy files (default: its own)");
   cmd->add_option("--kernel-cache", args->kernel_cache,
                   "folder of compiled kernels (default: $DITMK_KERNEL_CACHE or ~/.cache/ditmk/kernels)");
+  cmd->add_option("--kernel-root", args->kernel_root,
+                  "--descriptor: a tt-metal tree (default: $TT_METAL_HOME): kernel sources not found beside the "
+                  "descriptor or in the working folder are looked for under it, and kernels include its headers "
+                  "above the hardware layer (docs/tt-dialect.md, \"Kernel roots\")");
   cmd->add_option("--watchdog", args->watchdog,
                   "--descriptor: seconds a kernel may run without a device API call or a wait before its launch "
                   "ends with a no_progress fault (0: no limit)")

@@ -15,6 +15,8 @@
 #include "ditmk/io/json_text.hpp"
 #include "ditmk/tt/dialect/descriptor_checks.hpp"
 #include "ditmk/tt/dialect/descriptor_fields.hpp"
+#include "ditmk/tt/dialect/jit_defines.hpp"
+#include "ditmk/tt/dialect/kernel_roots.hpp"
 #include "ditmk/tt/plan/limits.hpp"
 
 namespace ditmk::tt::dialect {
@@ -51,12 +53,6 @@ const FormatInfo& info(DataFormat format) {
 // every size computed from a shape far from overflowing.
 constexpr uint64_t kMaxTensorBytes = uint64_t(32) << 30;
 constexpr size_t kMaxRank = 8;
-
-// The JIT's own defines (docs/tt-dialect.md): a descriptor that set one would fight the compile model.
-constexpr std::array<std::string_view, 12> kReservedDefines{
-    "COMPILE_FOR_BRISC", "COMPILE_FOR_NCRISC", "COMPILE_FOR_TRISC", "TRISC_MATH", "TRISC_UNPACK", "TRISC_PACK",
-    "NOC_INDEX", "KERNEL_COMPILE_TIME_ARGS", "KERNEL_COMPILE_TIME_ARG_MAP", "DST_ACCUM_MODE", "MATH_FIDELITY",
-    "APPROX"};
 
 DataFormat read_format(const Field& f) {
   const auto format = parse_data_format(f.text());
@@ -244,25 +240,29 @@ std::string read_define_value(const Field& f) {
   return value;
 }
 
-std::vector<std::pair<std::string, std::string>> read_defines(const Field& f) {
+std::vector<std::pair<std::string, std::string>> read_defines(const Field& f, const std::string& kernel_source) {
   std::vector<std::pair<std::string, std::string>> defines;
+  const std::vector<std::string_view>& refused = refused_jit_defines();
   for (const auto& [name, value] : f.members()) {
     value.identifier_key(name);
-    if (std::find(kReservedDefines.begin(), kReservedDefines.end(), name) != kReservedDefines.end())
-      value.refuse("ditmk defines {} itself, from the kernel's config and args", name);
+    if (std::find(refused.begin(), refused.end(), name) != refused.end())
+      value.refuse("kernel {}: tt-metal's JIT defines {} itself (docs/tt-dialect.md, \"The JIT's environment\"); "
+                   "a descriptor may not set it", in_quotes(kernel_source), name);
     defines.emplace_back(name, read_define_value(value));
   }
   return defines;
 }
 
-std::filesystem::path read_source(const Field& f, const std::filesystem::path& folder) {
+std::filesystem::path read_source(const Field& f, const ProgramDescriptor& program) {
   const std::string text = f.text();
   if (text.empty() || text.find('\0') != std::string::npos) f.expected("the path of a kernel source file");
-  std::error_code ec;
-  const std::filesystem::path path = std::filesystem::absolute(folder / text, ec).lexically_normal();
-  if (ec || !std::filesystem::is_regular_file(path, ec))
-    f.refuse("{} is not a file (looked for {})", in_quotes(text), in_quotes(path.string()));
-  return path;
+  const std::vector<std::filesystem::path> tried =
+      kernel_source_candidates(text, program.file.parent_path(), program.kernel_root);
+  if (const std::optional<std::filesystem::path> found = find_kernel_source(tried)) return *found;
+  std::vector<std::string> shown;
+  for (const std::filesystem::path& place : tried) shown.push_back(in_quotes(place.string()));
+  f.refuse("{} is not a file (looked for {}{})", in_quotes(text), fmt::join(shown, ", "),
+           program.kernel_root ? "" : "; no kernel root: --kernel-root DIR or $TT_METAL_HOME");
 }
 
 std::vector<CoreArgs> read_runtime_args(const Field& f, const KernelDescriptor& kernel,
@@ -296,7 +296,7 @@ KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
             "runtime_args", "common_runtime_args"});
   KernelDescriptor k;
   k.kernel_source = f.at("kernel_source").text();
-  k.source_path = read_source(f.at("kernel_source"), program.file.parent_path());
+  k.source_path = read_source(f.at("kernel_source"), program);
   k.core_ranges = read_range_set(f.at("core_ranges"));
   k.config = read_config(f.at("config"));
   if (const auto args = f.find("compile_time_args")) k.compile_time_args = read_compile_time_args(*args, program);
@@ -305,7 +305,7 @@ KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
       value.identifier_key(name);
       k.named_compile_time_args.emplace_back(name, value.u32());
     }
-  if (const auto defines = f.find("defines")) k.defines = read_defines(*defines);
+  if (const auto defines = f.find("defines")) k.defines = read_defines(*defines, k.kernel_source);
   if (const auto common = f.find("common_runtime_args")) {
     k.common_runtime_args = read_args(*common, program);
     if (k.common_runtime_args.size() > kMaxRtArgsPerCore)
@@ -372,10 +372,11 @@ SemaphoreDescriptor read_semaphore(const Field& f) {
   return s;
 }
 
-ProgramDescriptor read_program(const Field& root) {
+ProgramDescriptor read_program(const Field& root, const KernelRootOption& kernel_root_option) {
   root.object({"$schema", "name", "tensors", "kernels", "cbs", "semaphores"});
   ProgramDescriptor p;
   p.file = root.file();
+  p.kernel_root = kernel_root(kernel_root_option);
   if (const auto schema = root.find("$schema")) schema->text();
   p.name = root.find("name") ? root.at("name").name() : p.file.stem().string();
   if (const auto tensors = root.find("tensors")) p.tensors = read_tensors(*tensors);
@@ -425,8 +426,9 @@ const TensorDescriptor* ProgramDescriptor::tensor(std::string_view name) const {
   return it == tensors.end() ? nullptr : &*it;
 }
 
-ProgramDescriptor parse_descriptor(const nlohmann::ordered_json& json, const std::filesystem::path& file) {
-  ProgramDescriptor program = read_program(Field(json, "", file));
+ProgramDescriptor parse_descriptor(const nlohmann::ordered_json& json, const std::filesystem::path& file,
+                                   const KernelRootOption& kernel_root_option) {
+  ProgramDescriptor program = read_program(Field(json, "", file), kernel_root_option);
   detail::check_kernel_placement(program);
   detail::check_cb_ids(program);
   detail::check_semaphore_ids(program);
@@ -434,15 +436,17 @@ ProgramDescriptor parse_descriptor(const nlohmann::ordered_json& json, const std
   return program;
 }
 
-ProgramDescriptor parse_descriptor(const nlohmann::json& json, const std::filesystem::path& file) {
-  return parse_descriptor(nlohmann::ordered_json(json), file);
+ProgramDescriptor parse_descriptor(const nlohmann::json& json, const std::filesystem::path& file,
+                                   const KernelRootOption& kernel_root_option) {
+  return parse_descriptor(nlohmann::ordered_json(json), file, kernel_root_option);
 }
 
-ProgramDescriptor parse_descriptor_text(std::string_view text, const std::filesystem::path& file) {
-  return parse_descriptor(detail::parse_ordered_json(text, file), file);
+ProgramDescriptor parse_descriptor_text(std::string_view text, const std::filesystem::path& file,
+                                        const KernelRootOption& kernel_root_option) {
+  return parse_descriptor(detail::parse_ordered_json(text, file), file, kernel_root_option);
 }
 
-ProgramDescriptor read_descriptor(const std::filesystem::path& file) {
+ProgramDescriptor read_descriptor(const std::filesystem::path& file, const KernelRootOption& kernel_root_option) {
   // A descriptor is a few KiB; the bound keeps a wrong path (a tensor, a log) from being read whole.
   constexpr uintmax_t kMaxDescriptorBytes = 16 << 20;
   std::error_code ec;
@@ -450,7 +454,7 @@ ProgramDescriptor read_descriptor(const std::filesystem::path& file) {
   if (std::filesystem::file_size(file, ec) > kMaxDescriptorBytes)
     fail("{}: {} B is too large for a program descriptor (at most {} B)", file.string(),
          std::filesystem::file_size(file, ec), kMaxDescriptorBytes);
-  return parse_descriptor_text(io::read_text_file(file.string()), file);
+  return parse_descriptor_text(io::read_text_file(file.string()), file, kernel_root_option);
 }
 
 }  // namespace ditmk::tt::dialect

@@ -73,7 +73,7 @@ struct CoreArgs {
 
 struct KernelDescriptor {
   std::string kernel_source;            // as written in the descriptor
-  std::filesystem::path source_path;    // absolute: resolved against the descriptor's folder; a file
+  std::filesystem::path source_path;    // absolute: the file kernel_source names (kernel_roots.hpp)
   CoreRangeSet core_ranges;
   KernelConfig config;
   std::vector<CompileTimeArg> compile_time_args;
@@ -129,6 +129,9 @@ struct TensorDescriptor {
 
 struct ProgramDescriptor {
   std::filesystem::path file;  // where it was read from (errors name it)
+  // --kernel-root, else $TT_METAL_HOME, else none: where kernel sources are last looked for and
+  // whose include folders the kernels compile with (kernel_roots.hpp).
+  std::optional<std::filesystem::path> kernel_root;
   std::string name;
   std::vector<KernelDescriptor> kernels;
   std::vector<CBDescriptor> cbs;
@@ -138,14 +141,20 @@ struct ProgramDescriptor {
 };
 
 // Parses and validates; `file` names the descriptor in errors and kernel_source paths are resolved
-// against its folder. Throws ditmk::Error (one line) on the first bad field. nlohmann::json keeps
-// object keys sorted, so named_compile_time_args and defines come out in name order from it; the
-// ordered_json overload (what read_descriptor uses) keeps the descriptor's order.
-ProgramDescriptor parse_descriptor(const nlohmann::json& json, const std::filesystem::path& file);
-ProgramDescriptor parse_descriptor(const nlohmann::ordered_json& json, const std::filesystem::path& file);
+// against its folder, the working folder, then the kernel root (`kernel_root_option`, else
+// $TT_METAL_HOME; kernel_roots.hpp). Throws ditmk::Error (one line) on the first bad field.
+// nlohmann::json keeps object keys sorted, so named_compile_time_args and defines come out in name
+// order from it; the ordered_json overload (what read_descriptor uses) keeps the descriptor's order.
+using KernelRootOption = std::optional<std::filesystem::path>;
+ProgramDescriptor parse_descriptor(const nlohmann::json& json, const std::filesystem::path& file,
+                                   const KernelRootOption& kernel_root_option = {});
+ProgramDescriptor parse_descriptor(const nlohmann::ordered_json& json, const std::filesystem::path& file,
+                                   const KernelRootOption& kernel_root_option = {});
 // The text of a descriptor file (JSON, nesting bounded as io::parse_json_bounded bounds it).
-ProgramDescriptor parse_descriptor_text(std::string_view text, const std::filesystem::path& file);
-ProgramDescriptor read_descriptor(const std::filesystem::path& file);  // reads the file, then parses
+ProgramDescriptor parse_descriptor_text(std::string_view text, const std::filesystem::path& file,
+                                        const KernelRootOption& kernel_root_option = {});
+// Reads the file, then parses.
+ProgramDescriptor read_descriptor(const std::filesystem::path& file, const KernelRootOption& kernel_root_option = {});
 
 // Where a program's L1 regions lie, each at one address on every core of its set (as tt-metal
 // allocates them): the CBs upwards from kL1CbBase in descriptor order, each at the lowest 32 B

@@ -42,6 +42,7 @@ KernelBuild build_of(const ProgramDescriptor& program, const KernelDescriptor& k
   build.compile_time_args = compile_args(program, k);
   build.named_args = k.named_compile_time_args;
   build.defines = k.defines;
+  build.kernel_root = program.kernel_root;
   const KernelConfig& c = k.config;
   switch (c.type) {
     case KernelType::reader: build.processor = emu::Processor::ncrisc; build.noc = 0; break;

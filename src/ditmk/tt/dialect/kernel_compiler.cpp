@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -16,6 +17,8 @@
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/atomic_file.hpp"
 #include "ditmk/tt/dialect/include/ditmk_device_abi.h"
+#include "ditmk/tt/dialect/jit_defines.hpp"
+#include "ditmk/tt/dialect/kernel_roots.hpp"
 #include "ditmk/tt/dialect/subprocess.hpp"
 
 namespace ditmk::tt::dialect {
@@ -65,45 +68,51 @@ const std::string& compiler_identity() {
   return identity;
 }
 
-const char* processor_define(emu::Processor processor) {
-  switch (processor) {
-    case emu::Processor::brisc: return "-DCOMPILE_FOR_BRISC";
-    case emu::Processor::ncrisc: return "-DCOMPILE_FOR_NCRISC";
-    case emu::Processor::trisc: return "-DCOMPILE_FOR_TRISC";
+// The JIT's target for a build: KernelBuild's fidelity is ditmk's index (0 LoFi .. 3 HiFi4).
+JitTarget jit_target(const KernelBuild& build) {
+  constexpr LlkMathFidelity kFidelity[] = {LlkMathFidelity::lofi, LlkMathFidelity::hifi2, LlkMathFidelity::hifi3,
+                                           LlkMathFidelity::hifi4};
+  JitTarget target;
+  target.processor = build.processor;
+  target.noc = build.noc;
+  target.math_fidelity = kFidelity[std::min<uint32_t>(build.math_fidelity, 3)];
+  target.fp32_dest_acc_en = build.fp32_dest_acc_en;
+  target.math_approx_mode = build.math_approx_mode;
+  return target;
+}
+
+// The kernel's folder, the device headers standing in for the hardware layer, then the kernel root's
+// folders the JIT puts on the path.
+std::vector<fs::path> include_dirs(const KernelBuild& build) {
+  std::vector<fs::path> dirs = {build.source.parent_path(), device_include_dir()};
+  if (build.kernel_root) {
+    for (const fs::path& dir : kernel_root_include_dirs(*build.kernel_root)) dirs.push_back(dir);
   }
-  return "";
+  return dirs;
 }
 
 std::vector<std::string> compile_flags(const KernelBuild& build) {
   std::vector<std::string> flags = {
       "-std=c++17", "-O2", "-g0", "-fPIC", "-shared", "-fvisibility=hidden", "-fno-exceptions", "-fno-rtti",
       "-fno-threadsafe-statics", "-fasynchronous-unwind-tables", "-ffreestanding", "-nostdlib",
-      "-Wl,--no-undefined", "-I" + device_include_dir().string(), "-I" + build.source.parent_path().string(),
-      processor_define(build.processor)};
-  const bool compute = build.processor == emu::Processor::trisc;
-  if (compute) {
-    flags.push_back(fmt::format("-DDST_ACCUM_MODE={}", build.fp32_dest_acc_en ? 1 : 0));
-    flags.push_back(fmt::format("-DMATH_FIDELITY={}", build.math_fidelity));
-    flags.push_back(fmt::format("-DAPPROX={}", build.math_approx_mode ? 1 : 0));
-  } else {
-    flags.push_back(fmt::format("-DNOC_INDEX={}", build.noc));
-  }
+      "-Wl,--no-undefined"};
+  for (const fs::path& dir : include_dirs(build)) flags.push_back("-I" + dir.string());
+  for (const Define& define : jit_defines(jit_target(build))) flags.push_back(define_flag(define));
   if (!build.compile_time_args.empty()) {
     flags.push_back(fmt::format("-DKERNEL_COMPILE_TIME_ARGS={}", fmt::join(build.compile_time_args, ",")));
-  }
-  if (!build.named_args.empty()) {
-    std::vector<std::string> pairs;
-    for (const auto& [name, value] : build.named_args) pairs.push_back(fmt::format("{{\"{}\",{}}}", name, value));
-    flags.push_back(fmt::format("-DKERNEL_COMPILE_TIME_ARG_MAP={{{}}}", fmt::join(pairs, ",")));
   }
   for (const auto& [name, value] : build.defines) flags.push_back(fmt::format("-D{}={}", name, value));
   return flags;
 }
 
-// tt-metal's JIT wraps the kernel in firmware that includes it; ours wraps it in the prelude (args,
-// the ABI pointer) and the exported entry. Data-movement kernels see the dataflow API unasked.
+// tt-metal's JIT force-includes the generated named-args header and, for compute, includes the
+// generated descriptors before the kernel, inside firmware that includes the kernel; ours writes
+// both into the wrapper, then the prelude (args, the ABI pointer), then the kernel, then the exported
+// entry. Data-movement kernels see the dataflow API unasked.
 std::string wrapper_text(const KernelBuild& build) {
-  std::string text = "#include \"ditmk_kernel_prelude.h\"\n";
+  std::string text = named_args_header_text(build.named_args);
+  text += compute_descriptors_text(jit_target(build));
+  text += "#include \"ditmk_kernel_prelude.h\"\n";
   if (build.processor != emu::Processor::trisc) text += "#include \"api/dataflow/dataflow_api.h\"\n";
   text += fmt::format("#include \"{}\"\n", fs::absolute(build.source).string());
   text += "#include \"ditmk_kernel_entry.h\"\n";
@@ -143,12 +152,17 @@ std::string shown_path(const fs::path& path, const KernelBuild& build) {
   return !rel.empty() && *rel.begin() != ".." ? rel.string() : path.string();
 }
 
-// Kernel hygiene from the compiler's -H include tree: every header that the kernel, its own folder
-// or the device headers include must itself be one of those or a freestanding standard header.
+// Kernel hygiene from the compiler's -H include tree: every header that the kernel, its own folder,
+// the device headers or the kernel root include must itself be one of those or a freestanding
+// standard header.
 void check_includes(const std::string& output, const fs::path& wrapper, const KernelBuild& build) {
-  const fs::path device = fs::weakly_canonical(device_include_dir());
-  const fs::path folder = fs::weakly_canonical(build.source.parent_path());
-  auto is_user = [&](const fs::path& p) { return p == wrapper || under(p, device) || under(p, folder); };
+  // The kernel's folder, the device headers and the kernel root: headers that are kernel code.
+  std::vector<fs::path> kernel_code = {fs::weakly_canonical(device_include_dir()),
+                                       fs::weakly_canonical(build.source.parent_path())};
+  if (build.kernel_root) kernel_code.push_back(fs::weakly_canonical(*build.kernel_root));
+  auto is_user = [&](const fs::path& p) {
+    return p == wrapper || std::any_of(kernel_code.begin(), kernel_code.end(), [&](const fs::path& f) { return under(p, f); });
+  };
   std::vector<fs::path> stack = {wrapper};
   std::istringstream lines(output);
   for (std::string line; std::getline(lines, line);) {

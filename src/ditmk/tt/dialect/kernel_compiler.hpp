@@ -1,9 +1,10 @@
 #pragma once
 // Kernels compiled at run time, the way tt-metal's JIT build does it: each kernel file is compiled
 // once per processor it runs on, with its compile-time args and defines, by the host C++ compiler,
-// into a shared object that the emulator loads. Kernels are built against the device headers alone
-// (src/ditmk/tt/dialect/include), freestanding, without exceptions or the C and C++ runtimes; a
-// kernel that includes a host header is refused. Objects are cached by a hash of everything that
+// into a shared object that the emulator loads, in the JIT's environment (jit_defines.hpp). Kernels
+// are built against the device headers (src/ditmk/tt/dialect/include) and the kernel root's folders
+// above the hardware layer (kernel_roots.hpp), freestanding, without exceptions or the C and C++
+// runtimes; a kernel that includes a host header is refused. Objects are cached by a hash of everything that
 // goes in (the wrapper, the kernel source and every header it reached, args, defines, flags and the
 // compiler), so a second run of the same program compiles nothing.
 //
@@ -36,6 +37,8 @@ struct KernelBuild {
   uint32_t math_fidelity = 3;  // 0 LoFi .. 3 HiFi4
   bool fp32_dest_acc_en = false;
   bool math_approx_mode = false;
+  // The kernel root whose include folders the compile uses after the device headers (kernel_roots.hpp).
+  std::optional<std::filesystem::path> kernel_root;
 };
 
 using KernelEntry = void (*)(const ditmk_device_abi*);

@@ -16,8 +16,7 @@
 __attribute__((weak, visibility("hidden"))) void kernel_main();
 
 #if defined(COMPILE_FOR_TRISC)
-// The older compute form: namespace NAMESPACE { void MAIN { ... } }.
-#define NAMESPACE ditmk_compute
+// The older compute form: namespace NAMESPACE { void MAIN { ... } } (NAMESPACE: the JIT's define).
 #define MAIN ditmk_compute_main()
 namespace NAMESPACE {
 __attribute__((weak, visibility("hidden"))) void MAIN;

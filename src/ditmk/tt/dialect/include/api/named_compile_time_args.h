@@ -1,6 +1,7 @@
 #pragma once
-// Named compile-time args: -DKERNEL_COMPILE_TIME_ARG_MAP={{"name",1},{"other",2}}, read by
-// get_named_compile_time_arg_val("name") as a constant expression. A name the map lacks does not
+// Named compile-time args: `#define KERNEL_COMPILE_TIME_ARG_MAP {"name",1},{"other",2}` (the
+// kernel compiler's generated header, in tt-metal's form: the entries, no braces around them), read
+// by get_named_compile_time_arg_val("name") as a constant expression. A name the map lacks does not
 // compile where a constant is required, and faults (missing_arg) where it is read at run time.
 #include <stddef.h>
 #include <stdint.h>
@@ -15,7 +16,7 @@ struct NamedArg {
 };
 
 #ifdef KERNEL_COMPILE_TIME_ARG_MAP
-constexpr NamedArg named_args[] = KERNEL_COMPILE_TIME_ARG_MAP;
+constexpr NamedArg named_args[] = {KERNEL_COMPILE_TIME_ARG_MAP};
 constexpr size_t named_arg_count = sizeof(named_args) / sizeof(named_args[0]);
 #else
 constexpr NamedArg named_args[] = {{"", 0}};

@@ -1,0 +1,134 @@
+#include "ditmk/tt/dialect/jit_defines.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+
+
+namespace ditmk::tt::dialect {
+
+namespace {
+
+// The build environment's device defines (JitBuildEnv::init, from the device's bank counts): what
+// InterleavedAddrGen and the bank tables are sized by. The emulated chip has 8 DRAM banks and one
+// L1 bank per worker core.
+void add_device_defines(std::vector<Define>& out) {
+  auto add_bank_count = [&](const char* count_name, const char* kind, uint32_t banks) {
+    out.emplace_back(count_name, std::to_string(banks));
+    if (std::has_single_bit(banks)) {
+      out.emplace_back(fmt::format("LOG_BASE_2_OF_NUM_{}_BANKS", kind), std::to_string(std::countr_zero(banks)));
+    } else {
+      out.emplace_back(fmt::format("IS_NOT_POW2_NUM_{}_BANKS", kind), "1");
+    }
+  };
+  add_bank_count("NUM_DRAM_BANKS", "DRAM", emu::kNumDramBanks);
+  add_bank_count("NUM_L1_BANKS", "L1", emu::kNumCores);
+}
+
+}  // namespace
+
+std::vector<Define> jit_defines(const JitTarget& target) {
+  std::vector<Define> out;
+  out.emplace_back("ARCH_BLACKHOLE", "");
+  add_device_defines(out);
+  out.emplace_back("TENSIX_FIRMWARE", "");
+  out.emplace_back("LOCAL_MEM_EN", "0");
+  switch (target.processor) {
+    case emu::Processor::brisc: out.emplace_back("COMPILE_FOR_BRISC", ""); break;
+    case emu::Processor::ncrisc: out.emplace_back("COMPILE_FOR_NCRISC", ""); break;
+    case emu::Processor::trisc:
+      // The JIT builds trisc0 (unpack), trisc1 (math) and trisc2 (pack) each with its own role; the
+      // emulated TRISC is all three, so all three roles are on. COMPILE_FOR_TRISC carries one index:
+      // the math thread's, which the emulated TRISC's time is counted on.
+      out.emplace_back("UCK_CHLKC_UNPACK", "");
+      out.emplace_back("UCK_CHLKC_MATH", "");
+      out.emplace_back("UCK_CHLKC_PACK", "");
+      out.emplace_back("NAMESPACE", "chlkc_math");
+      out.emplace_back("COMPILE_FOR_TRISC", "1");
+      // genfiles' prologs of chlkc_unpack.cpp, chlkc_math.cpp, chlkc_pack.cpp
+      out.emplace_back("TRISC_UNPACK", "");
+      out.emplace_back("TRISC_MATH", "");
+      out.emplace_back("TRISC_PACK", "");
+      break;
+  }
+  out.emplace_back("KERNEL_BUILD", "");
+  // DataMovementKernel::process_defines gives its NoC and mode; ComputeKernel's gives the default
+  // mode only (no NOC_INDEX: the device headers' noc_index is 0 there).
+  if (target.processor != emu::Processor::trisc) out.emplace_back("NOC_INDEX", std::to_string(target.noc));
+  out.emplace_back("NOC_MODE", std::to_string(uint32_t(target.noc_mode)));
+  return out;
+}
+
+std::string compute_descriptors_text(const JitTarget& target) {
+  if (target.processor != emu::Processor::trisc) return "";
+  // genfiles' scalar descriptors, each under the role that gets it; the emulated TRISC has all roles.
+  return fmt::format(
+      "// chlkc_descriptors.h as tt-metal's JIT generates it (its scalar part)\n"
+      "#include \"llk_defs.h\"\n"
+      "constexpr bool DST_ACCUM_MODE = {};\n"
+      "#define DST_SYNC_MODE DstSync::Sync{}\n"
+      "constexpr ckernel::MathFidelity MATH_FIDELITY = static_cast<ckernel::MathFidelity>({});\n"
+      "constexpr bool APPROX = {};\n",
+      target.fp32_dest_acc_en, target.dst_full_sync_en ? "Full" : "Half", uint32_t(target.math_fidelity),
+      target.math_approx_mode);
+}
+
+std::string named_args_header_text(const std::vector<std::pair<std::string, uint32_t>>& named_args) {
+  if (named_args.empty()) return "";
+  std::vector<std::pair<std::string, uint32_t>> sorted = named_args;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::string> entries;
+  for (const auto& [name, value] : sorted) entries.push_back(fmt::format("{{\"{}\",{}}}", name, value));
+  return fmt::format("// the named compile-time args, as tt-metal's JIT generates them\n"
+                     "#define KERNEL_COMPILE_TIME_ARG_MAP {}\n",
+                     fmt::join(entries, ","));
+}
+
+const std::vector<WithheldDefine>& jit_defines_not_given() {
+  static const std::vector<WithheldDefine> withheld = {
+      {"PROCESSOR_INDEX", "the HAL's index of one RISC; the emulated TRISC stands for three"},
+      {"DISPATCH_MESSAGE_ADDR", "a firmware address of the dispatch path, which the emulator does not have"},
+      {"PCIE_NOC_X", "the PCIe core's NoC coordinate; the emulated chip has no PCIe core"},
+      {"PCIE_NOC_Y", "the PCIe core's NoC coordinate; the emulated chip has no PCIe core"},
+      {"FW_BUILD", "given to firmware builds, not kernels"},
+      {"COMPILE_FOR_ERISC", "Ethernet cores are not emulated"},
+      {"COMPILE_FOR_IDLE_ERISC", "Ethernet cores are not emulated"},
+      {"ERISC", "Ethernet cores are not emulated"},
+      {"RISC_B0_HW", "Ethernet cores are not emulated"},
+      {"UCK_CHLKC_ISOLATE_SFPU", "Quasar's fourth TRISC"},
+      {"TRISC_ISOLATE_SFPU", "Quasar's fourth TRISC"},
+      {"DEBUG_PRINT_ENABLED", "a runtime debug option, off by default; the emulator prints DPRINT always"},
+      {"PROFILE_KERNEL", "a runtime debug option, off by default; DeviceZoneScopedN zones are timed always"},
+      {"WATCHER_ENABLED", "a runtime debug option, off by default; the emulator's own checks stand in"},
+      {"DEBUG_NULL_KERNELS", "a runtime debug option, off by default"},
+  };
+  return withheld;
+}
+
+const std::vector<std::string_view>& refused_jit_defines() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string> owned;
+    for (const emu::Processor processor : {emu::Processor::brisc, emu::Processor::ncrisc, emu::Processor::trisc}) {
+      for (const Define& define : jit_defines({.processor = processor})) owned.push_back(define.first);
+    }
+    for (const WithheldDefine& withheld : jit_defines_not_given()) owned.emplace_back(withheld.name);
+    // what the JIT writes into generated headers and the positional args' define
+    for (const char* generated : {"KERNEL_COMPILE_TIME_ARGS", "KERNEL_COMPILE_TIME_ARG_MAP", "DST_ACCUM_MODE",
+                                  "DST_SYNC_MODE", "MATH_FIDELITY", "APPROX"}) {
+      owned.emplace_back(generated);
+    }
+    std::sort(owned.begin(), owned.end());
+    owned.erase(std::unique(owned.begin(), owned.end()), owned.end());
+    // string_views into storage that lives as long as the list
+    static const std::vector<std::string> storage = owned;
+    return std::vector<std::string_view>(storage.begin(), storage.end());
+  }();
+  return names;
+}
+
+std::string define_flag(const Define& define) {
+  return define.second.empty() ? "-D" + define.first : fmt::format("-D{}={}", define.first, define.second);
+}
+
+}  // namespace ditmk::tt::dialect

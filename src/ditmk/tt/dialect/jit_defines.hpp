@@ -1,0 +1,73 @@
+#pragma once
+// The environment tt-metal 0.81.1's JIT build gives a Blackhole kernel, as facts read from its build
+// code (tt_metal/jit_build/build.cpp, genfiles.cpp, the 1xx HAL's JIT query, the kernels'
+// process_defines): the defines on the compiler's command line, the compute config it writes into
+// the generated chlkc_descriptors.h, and the form of the named-args map it writes into a generated
+// header. The kernel compiler builds every kernel with exactly this; a test that parses a kernel
+// against tt-metal's own headers can call it for the same environment.
+//
+// The emulator runs the three TRISCs as one compute processor, so a compute kernel is built once with
+// all three roles on: UCK_CHLKC_UNPACK, _MATH and _PACK and TRISC_UNPACK, _MATH and _PACK are all
+// defined, and UNPACK(x), MATH(x), PACK(x) (the device headers') each keep their statement.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ditmk/tt/emu/chip.hpp"
+
+namespace ditmk::tt::dialect {
+
+// tt-metal's noc_mode (hostdev/dev_msgs.h): the JIT passes it as NOC_MODE.
+enum class NocMode : uint8_t { dedicated = 0, dynamic = 1 };
+
+// tt-metal's ckernel::MathFidelity values (llk_defs.h): what MATH_FIDELITY holds.
+enum class LlkMathFidelity : uint8_t { lofi = 0, hifi2 = 2, hifi3 = 3, hifi4 = 4 };
+
+// What one kernel build's environment depends on.
+struct JitTarget {
+  emu::Processor processor = emu::Processor::ncrisc;
+  uint32_t noc = 0;                    // data movement: NOC_INDEX
+  NocMode noc_mode = NocMode::dedicated;
+  // compute (ComputeConfig)
+  LlkMathFidelity math_fidelity = LlkMathFidelity::hifi4;
+  bool fp32_dest_acc_en = false;
+  bool math_approx_mode = false;
+  bool dst_full_sync_en = false;
+};
+
+// (name, value) in command-line order; an empty value is a bare -DNAME (defined as 1).
+using Define = std::pair<std::string, std::string>;
+
+// The -D defines the JIT gives a kernel built for `target` (not the kernel's compile-time args or the
+// descriptor's own defines).
+std::vector<Define> jit_defines(const JitTarget& target);
+
+// The text the JIT generates as chlkc_descriptors.h for a compute kernel, reduced to what a kernel
+// can observe (DST_ACCUM_MODE, DST_SYNC_MODE, MATH_FIDELITY, APPROX; the per-CB format arrays are the
+// LLK's, which the emulator replaces). Included before anything of the kernel; empty for data
+// movement, which the JIT gives no descriptors.
+std::string compute_descriptors_text(const JitTarget& target);
+
+// The header the JIT generates for the named compile-time args, force-included before anything
+// else: `#define KERNEL_COMPILE_TIME_ARG_MAP {"a",1},{"b",2}`, sorted by name. Empty when there are
+// none.
+std::string named_args_header_text(const std::vector<std::pair<std::string, uint32_t>>& named_args);
+
+// Defines the JIT owns: every name it gives (for any target), the ones it would give that ditmk does
+// not (jit_defines_not_given) and the ones it writes into generated headers. A descriptor's
+// `defines` may not set one.
+const std::vector<std::string_view>& refused_jit_defines();
+
+// Defines tt-metal's JIT gives that ditmk does not, each with why (docs/tt-dialect.md).
+struct WithheldDefine {
+  std::string_view name;
+  std::string_view why;
+};
+const std::vector<WithheldDefine>& jit_defines_not_given();
+
+// -DNAME or -DNAME=VALUE.
+std::string define_flag(const Define& define);
+
+}  // namespace ditmk::tt::dialect
