@@ -71,6 +71,18 @@ TEST(JitEnvironment, EveryDefineTheJitOwnsIsRefusedAndNoneIsBothGivenAndWithheld
   EXPECT_FALSE(is_refused("REDUCE_OP"));
 }
 
+// The schema refuses the same names the parser does.
+TEST(JitEnvironment, TheSchemaRefusesExactlyTheJitsDefines) {
+  const nlohmann::json schema =
+      nlohmann::json::parse(std::ifstream(fs::path(DITMK_SOURCE_DIR) / "schemas/program_descriptor.schema.json"));
+  const nlohmann::json& listed =
+      schema["$defs"]["kernel"]["properties"]["defines"]["propertyNames"]["not"]["enum"];
+  std::vector<std::string> in_schema = listed.get<std::vector<std::string>>();
+  std::sort(in_schema.begin(), in_schema.end());
+  const std::vector<std::string> refused(refused_jit_defines().begin(), refused_jit_defines().end());
+  EXPECT_EQ(in_schema, refused);
+}
+
 TEST(JitEnvironment, NamedArgsAreTheGeneratedHeadersMapSortedByName) {
   EXPECT_EQ(named_args_header_text({}), "");
   const std::string text = named_args_header_text({{"zeta", 3}, {"alpha", 1}});

@@ -113,9 +113,11 @@ const std::vector<std::string_view>& refused_jit_defines() {
       for (const Define& define : jit_defines({.processor = processor})) owned.push_back(define.first);
     }
     for (const WithheldDefine& withheld : jit_defines_not_given()) owned.emplace_back(withheld.name);
-    // what the JIT writes into generated headers and the positional args' define
+    // the positional args' define, what the JIT writes into generated headers, and the bank-count
+    // forms it gives a chip whose counts differ from the emulated one's
     for (const char* generated : {"KERNEL_COMPILE_TIME_ARGS", "KERNEL_COMPILE_TIME_ARG_MAP", "DST_ACCUM_MODE",
-                                  "DST_SYNC_MODE", "MATH_FIDELITY", "APPROX"}) {
+                                  "DST_SYNC_MODE", "MATH_FIDELITY", "APPROX", "IS_NOT_POW2_NUM_DRAM_BANKS",
+                                  "LOG_BASE_2_OF_NUM_L1_BANKS"}) {
       owned.emplace_back(generated);
     }
     std::sort(owned.begin(), owned.end());
