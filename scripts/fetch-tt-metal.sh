@@ -15,10 +15,12 @@ cd "$(dirname "$0")/.."
 pin=scripts/tt-metal.pin
 version=$(sed -n 's/^version=//p' "$pin")
 sha256=$(sed -n 's/^sha256=//p' "$pin")
-[[ -n $version && -n $sha256 ]] || { echo "fetch-tt-metal: $pin lacks version= or sha256=" >&2; exit 1; }
+layout=$(sed -n 's/^layout=//p' "$pin")
+[[ -n $version && -n $sha256 && -n $layout ]] || { echo "fetch-tt-metal: $pin lacks version=, sha256= or layout=" >&2; exit 1; }
 
 tree=${DITMK_TT_METAL:-${XDG_CACHE_HOME:-$HOME/.cache}/ditmk/tt-metal-$version}
-stamp_text="ttnn $version sha256 $sha256"
+# The first line is what trees of layout 1 carried; the second names the folders kept.
+stamp_text=$(printf 'ttnn %s sha256 %s\nlayout %s' "$version" "$sha256" "$layout")
 if [[ -f $tree/.ditmk-tree && $(cat "$tree/.ditmk-tree") == "$stamp_text" ]]; then
   echo "$tree"
   exit 0
@@ -46,13 +48,17 @@ if [[ $actual != "$sha256" ]]; then
 fi
 
 # The device side only: the hardware API, the host/device shared headers, Blackhole's LLK and
-# ckernels, fabric's device headers, and ttnn's kernels with every header of its C++ tree (a kernel
-# may include any of them). Host libraries, tests and precompiled firmware stay in the wheel.
+# ckernels, the LLK's tool headers (sanitizer, perf counters), the firmware sources (the JIT
+# compiles a kernel inside brisck.cc / ncrisck.cc / trisck.cc), fabric's device headers, and ttnn's
+# kernels with every header of its C++ tree (a kernel may include any of them). Host libraries,
+# tests and precompiled firmware stay in the wheel.
 "$python" - "$wheel" "$work/tree" <<'PY'
 import os, re, sys, zipfile
 wheel, dest = sys.argv[1], sys.argv[2]
 keep_dirs = ("tt_metal/hw/inc/", "tt_metal/hostdevcommon/", "tt_metal/hw/ckernels/blackhole/",
-             "tt_metal/tt-llk/tt_llk_blackhole/", "tt_metal/tt-llk/common/", "tt_metal/fabric/hw/",
+             "tt_metal/tt-llk/tt_llk_blackhole/", "tt_metal/tt-llk/common/", "tt_metal/tt-llk/tools/include/",
+             "tt_metal/hw/firmware/src/tt-1xx/",
+             "tt_metal/fabric/hw/",
              "tt_metal/api/")
 header = re.compile(r"\.(h|hpp|inl)$")
 kernel = re.compile(r"^ttnn/cpp/ttnn/(operations/.*/kernels[^/]*/|kernel/).*\.cpp$")

@@ -15,6 +15,7 @@ namespace ditmk::test {
 struct TtMetalPin {
   std::string version;
   std::string sha256;
+  std::string layout;  // which folders the script keeps
 };
 
 inline TtMetalPin tt_metal_pin() {
@@ -23,6 +24,7 @@ inline TtMetalPin tt_metal_pin() {
   for (std::string line; std::getline(in, line);) {
     if (line.rfind("version=", 0) == 0) pin.version = line.substr(8);
     if (line.rfind("sha256=", 0) == 0) pin.sha256 = line.substr(7);
+    if (line.rfind("layout=", 0) == 0) pin.layout = line.substr(7);
   }
   return pin;
 }
@@ -40,14 +42,16 @@ inline std::filesystem::path tt_metal_tree_path() {
   return cache / "ditmk" / ("tt-metal-" + tt_metal_pin().version);
 }
 
-// The tree when it is complete and of the pinned version (its stamp, written last, says so).
+// The tree when it is complete, of the pinned version and layout (its stamp, written last, says so:
+// the version and hash, then the layout).
 inline std::optional<std::filesystem::path> tt_metal_tree() {
   const auto path = tt_metal_tree_path();
   const TtMetalPin pin = tt_metal_pin();
   std::ifstream stamp(path / ".ditmk-tree");
-  std::string text;
+  std::string text, layout;
   std::getline(stamp, text);
-  if (text != "ttnn " + pin.version + " sha256 " + pin.sha256) return std::nullopt;
+  std::getline(stamp, layout);
+  if (text != "ttnn " + pin.version + " sha256 " + pin.sha256 || layout != "layout " + pin.layout) return std::nullopt;
   return path;
 }
 

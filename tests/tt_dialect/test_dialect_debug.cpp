@@ -44,11 +44,21 @@ TEST(DialectDebug, DprintNamesWhereAndZoneIsTimed) {
   for (const emu::Zone& z : report.timing->zones) {
     if (zones[z.name] != "greeting") continue;
     EXPECT_TRUE(z.tagged);
-    EXPECT_EQ(z.tag_id, 5u);
+    EXPECT_EQ(zones[z.tag_name], "5");  // the older numeric id, as its text
     tags.push_back(z.tag);
   }
   std::sort(tags.begin(), tags.end());
   EXPECT_EQ(tags, (std::vector<uint64_t>{uint64_t(7) << 32 | 1, uint64_t(9) << 32 | 1}));
+  // the inner zone carries its named record, the outer one keeps its own
+  std::vector<uint64_t> inner;
+  for (const emu::Zone& z : report.timing->zones) {
+    if (zones[z.name] != "inner") continue;
+    EXPECT_TRUE(z.tagged);
+    EXPECT_EQ(zones[z.tag_name], "tiles");
+    inner.push_back(z.tag);
+  }
+  std::sort(inner.begin(), inner.end());
+  EXPECT_EQ(inner, (std::vector<uint64_t>{7, 9}));
 }
 
 // The emulator cannot see a kernel's pointer stores; the bytes it declares cost the RISC's L1 rate.

@@ -51,7 +51,7 @@ void kernel_main() {
   const Bf16Tile fill = column_fill_tile(2, kMaskedScore);
   SmallList<IndexPair, 4> pairs = {{1, 2}, {3, 4}};
   for (const IndexPair& p : pairs) sum += p.first * p.second;
-  sink = sum + fill[tile_index(3, 4)] + uint32_t(ProgramVariant::steps4) + uint32_t(block_tag(1, 2) >> 32) + kRoundTag;
+  sink = sum + fill[tile_index(3, 4)] + uint32_t(ProgramVariant::steps4) + uint32_t(block_tag(1, 2) >> 32) + sizeof(DIT_ROUND_RECORD);
 }
 )";
 

@@ -163,7 +163,7 @@ void zone_begin(void* storage, const char* name) { new (storage) emu::DeviceZone
 
 void zone_end(void* storage) { std::launder(static_cast<emu::DeviceZone*>(storage))->~DeviceZone(); }
 
-void zone_data(uint32_t id, uint64_t data) { emu::zone_data(id, data); }
+void zone_data(const char* name, uint64_t data) { emu::zone_data(name, data); }
 
 void risc_l1_bytes(uint32_t bytes) { emu::risc_l1_bytes(bytes); }
 

@@ -15,7 +15,7 @@ void dprint_text(const char* text, uint32_t size);
 void dprint_format(const char* format, const ditmk_dprint_arg* args, uint32_t count);
 void zone_begin(void* storage, const char* name);
 void zone_end(void* storage);
-void zone_data(uint32_t id, uint64_t data);
+void zone_data(const char* name, uint64_t data);
 void risc_l1_bytes(uint32_t bytes);
 
 // Args, CBs, NoC, semaphores (device_abi_dataflow.cpp).

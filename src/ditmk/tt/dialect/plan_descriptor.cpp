@@ -110,6 +110,10 @@ ProgramDescriptor plan_descriptor(const ProgramSpec& spec, const std::string& ke
     }
     for (const KernelConfig& config : {reader, writer, compute}) {
       k.config = config;
+      // The kernel's one reduce (a row max) names its op and dimension, but older trees' reduce.h
+      // default its template args to REDUCE_OP / REDUCE_DIM, which must then be defined to compile.
+      k.defines.clear();
+      if (config.type == KernelType::compute) k.defines = {{"REDUCE_DIM", "ReduceDim::REDUCE_ROW"}, {"REDUCE_OP", "PoolType::MAX"}};
       d.kernels.push_back(k);
     }
   }

@@ -54,8 +54,8 @@ void write_chrome_trace(const TimingResult& t, std::ostream& out) {
   }
   for (const Zone& z : t.zones) {
     const ProcessorTimeline& p = t.processors[z.proc];
-    // a tagged zone shows its DeviceTimestampedData record: "blk [2:0x300000005]"
-    const std::string name = z.tagged ? fmt::format("{} [{}:{:#x}]", t.zone_names[z.name], z.tag_id, z.tag)
+    // a tagged zone shows its DeviceTimestampedData record: "blk [block:0x300000005]"
+    const std::string name = z.tagged ? fmt::format("{} [{}:{:#x}]", t.zone_names[z.name], t.zone_names[z.tag_name], z.tag)
                                       : t.zone_names[z.name];
     event(fmt::format("{{\"ph\":\"X\",\"cat\":\"zone\",\"name\":{},\"pid\":{},\"tid\":{},\"ts\":{:.4f},\"dur\":{:.4f}}}",
                       json_string(name), p.core, kZoneTrackOffset + int(p.processor), z.start * us,

@@ -179,9 +179,10 @@ DeviceZone::~DeviceZone() {
   if (open_ && running_processor && running_processor->log) running_processor->log->ops.push_back({OpKind::zone_end});
 }
 
-void zone_data(uint32_t id, uint64_t data) {
+void zone_data(std::string_view name, uint64_t data) {
   if (!running_processor || !running_processor->log) return;
-  running_processor->log->ops.push_back({OpKind::zone_data, false, id, uint32_t(data), uint32_t(data >> 32)});
+  running_processor->log->ops.push_back(
+      {OpKind::zone_data, false, running_chip->timing_log.zone_id(name), uint32_t(data), uint32_t(data >> 32)});
 }
 ProcessorRuntime& current() { return *running_processor; }
 

@@ -18,9 +18,9 @@ class DeviceZone {
   bool open_ = false;
 };
 
-// tt-metal's DeviceTimestampedData(id, data): a record in the profile at this point. The emulator
-// tags the processor's innermost open zone with it, so zones that share a literal name (as tt-metal
-// requires) still say which block or round they are.
-void zone_data(uint32_t id, uint64_t data);
+// tt-metal's DeviceTimestampedData(name, data): a named record in the profile at this point. The
+// emulator tags the processor's innermost open zone with it, so zones that share a literal name (as
+// tt-metal requires) still say which block or round they are.
+void zone_data(std::string_view name, uint64_t data);
 
 }  // namespace ditmk::tt::emu

@@ -31,7 +31,7 @@ enum class OpKind : uint8_t {
   sem_wait,       // b = semaphore id, c = value, flag = at least (else equal)
   zone_begin,     // a = zone name
   zone_end,
-  zone_data,      // a = data id, b / c = the data's low / high word: tags the innermost open zone
+  zone_data,      // a = the record's name (zone_id), b / c = the data's low / high word: tags the innermost open zone
 };
 
 // NoC endpoints: a core index, or a DRAM bank past them.

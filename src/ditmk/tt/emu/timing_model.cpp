@@ -357,7 +357,7 @@ class Replay {
         case OpKind::zone_data:
           if (!p.zone_stack.empty()) {
             Zone& z = out_.zones[p.zone_stack.back()];
-            z.tagged = true, z.tag_id = op.a, z.tag = uint64_t(op.b) | uint64_t(op.c) << 32;
+            z.tagged = true, z.tag_name = op.a, z.tag = uint64_t(op.b) | uint64_t(op.c) << 32;
           }
           break;
       }

@@ -57,7 +57,7 @@ struct Zone {
   uint32_t depth = 0;  // nesting level on its processor
   double start = 0, end = 0;
   bool tagged = false;  // by zone_data (DeviceTimestampedData) while it was open; the last one counts
-  uint32_t tag_id = 0;
+  uint32_t tag_name = 0;  // the record's name, an index into TimingResult::zone_names
   uint64_t tag = 0;
 };
 

@@ -97,7 +97,7 @@ void add_rounds(std::map<std::string, std::vector<double>>& by_phase, const Timi
   std::map<uint64_t, std::string> phase_of;
   for (std::size_t i = 0; i < t.zones.size(); ++i) {
     const Zone& z = t.zones[i];
-    if (!z.tagged || z.tag_id != kernel::kRoundTag) continue;
+    if (!z.tagged || t.zone_names[z.tag_name] != DIT_ROUND_RECORD) continue;
     const std::string& name = t.zone_names[z.name];
     const uint64_t id = z.tag;
     if (name == "gather") {

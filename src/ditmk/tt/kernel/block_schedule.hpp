@@ -22,9 +22,9 @@ struct BlockSchedule {
   uint32_t l_txt_pad = 0, l_img_pad = 0, l_all_pad = 0;  // padded key counts of the sets
 };
 
-// `named(name)` gives a named compile-time arg.
+// `named(name)` gives a named compile-time arg; constexpr, so the kernel evaluates it at compile time.
 template <typename Named>
-BlockSchedule block_schedule(Named named) {
+constexpr BlockSchedule block_schedule(Named named) {
   BlockSchedule s;
   s.interleave_self_attention = named("interleave_self_attention");
   s.text_every_n_blocks = named("text_every_n_blocks");

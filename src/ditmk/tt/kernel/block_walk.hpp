@@ -25,25 +25,25 @@ namespace ditmk::tt::kernel {
 
 class Walk {
  public:
-  explicit Walk(Ctx& x) : x_(x), d_(x.dims), variant_(ProgramVariant(named("variant"))), n_(d_.n_blocks) {}
+  explicit Walk(Ctx& x) : x_(x), d_(x.dims), variant_(ProgramVariant(NAMED("variant"))), n_(d_.n_blocks) {}
 
   void run() {
     setup();
-    for (uint32_t s = 0; s < named("n_steps"); ++s) {
+    for (uint32_t s = 0; s < NAMED("n_steps"); ++s) {
       const uint32_t step = variant_ == ProgramVariant::steps4 ? s : x_.step_index();
       if (variant_ == ProgramVariant::steps4) {
         DeviceZoneScopedN("encoder");
-        DeviceTimestampedData(kStepTag, step);
+        DeviceTimestampedData(DIT_STEP_RECORD, step);
         encoder(step);
       }
       for (uint32_t b = 0; b < n_; ++b) {
         DeviceZoneScopedN("blk");
-        DeviceTimestampedData(kBlockTag, block_tag(step, b));
+        DeviceTimestampedData(DIT_BLOCK_RECORD, block_tag(step, b));
         block(step, b);
       }
       if (variant_ != ProgramVariant::block) {
         DeviceZoneScopedN("head");
-        DeviceTimestampedData(kStepTag, step);
+        DeviceTimestampedData(DIT_STEP_RECORD, step);
         output_head(step);
       }
     }
@@ -126,7 +126,7 @@ class Walk {
       publish_landing_ring(x_);
     }
     if (hub_brisc()) {
-      push_tiles(x_.cb_hconst, {identity_tile(1.0f / float(named("n_steps")))}, 1);
+      push_tiles(x_.cb_hconst, {identity_tile(1.0f / float(NAMED("n_steps")))}, 1);
       if (variant_ == ProgramVariant::steps4) {
         const uint32_t tiles = 2 * x_.nt;
         cb_reserve_back(x_.cb_act, tiles);
@@ -144,8 +144,8 @@ class Walk {
   // cb_tconst of the encoder cores: b3 + position rows, the action-row masks and the state /
   // future token rows of this core's column tile, for both tile rows.
   void push_tail_constants() {
-    const int action_row0 = int(named("action_row0")), horizon = int(named("h"));
-    const int n_future = int(named("n_future_tokens"));
+    const int action_row0 = int(NAMED("action_row0")), horizon = int(NAMED("h"));
+    const int n_future = int(NAMED("n_future_tokens"));
     TileList tiles;
     for (int r = 0; r < 2; ++r) {
       int rows[32];
@@ -223,7 +223,7 @@ class Walk {
                 hub_round(x_, {1, kComputeCores, kStatsPages, 0, 0, 0, kStatsLandPage, true});)
       ON_MOVERS(if (brisc()) {
         DeviceZoneScopedN("round");
-        DeviceTimestampedData(kRoundTag, round_tag(1, x_.rounds[1]));
+        DeviceTimestampedData(DIT_ROUND_RECORD, round_tag(1, x_.rounds[1]));
         cb_reserve_back(x_.cb_part, kPartPages);
         credit_hub(x_, 1);
         if (modulate) push_adaln(scale_row, scale_row + 1);
@@ -454,9 +454,9 @@ class Walk {
   }
 
   static bool has_mask(BlockKeys keys) {
-    return named(keys == BlockKeys::text    ? "text_mask_present"
-                 : keys == BlockKeys::image ? "image_mask_present"
-                                            : "all_mask_present") != 0;
+    return (keys == BlockKeys::text    ? NAMED("text_mask_present")
+            : keys == BlockKeys::image ? NAMED("image_mask_present")
+                                       : NAMED("all_mask_present")) != 0;
   }
 
   // With a per-call mask, issues the read of its row for chunks [first, end) into the reserved
@@ -577,7 +577,7 @@ class Walk {
       if (!brisc()) continue;
       {
         DeviceZoneScopedN("round");
-        DeviceTimestampedData(kRoundTag, round_tag(kc % 2, x_.rounds[kc % 2]));
+        DeviceTimestampedData(DIT_ROUND_RECORD, round_tag(kc % 2, x_.rounds[kc % 2]));
         await_round(x_, kc % 2);
         cb_push_back(x_.cb_a, kChunkPages);
       }
@@ -609,7 +609,7 @@ class Walk {
     ON_MOVERS(if (hub_brisc()) cb_reserve_back(x_.cb_land, kLandPages);
               hub_gather(x_, x_.nt);
               if (hub_brisc()) cb_push_back(x_.cb_land, kLandPages);)
-    ON_COMPUTE(if (hub_trisc()) hub_euler_update(x_, x_.seed() && named("euler_fp32") == 0);)
+    ON_COMPUTE(if (hub_trisc()) hub_euler_update(x_, x_.seed() && NAMED("euler_fp32") == 0);)
     (void)out, (void)hidden;
   }
 
@@ -628,9 +628,9 @@ class Walk {
     // cb_act always holds the state; the last step's velocity taps, packed after each state tile,
     // say that the final Euler update is complete
     const uint32_t tiles = 2 * x_.nt;
-    const uint32_t taps = named("n_steps") * tiles;
+    const uint32_t taps = NAMED("n_steps") * tiles;
     cb_wait_front(x_.cb_vel, taps);
-    if (named("k4_velocity_out_present")) write_tiles(get_read_ptr(x_.cb_vel), x_.io(out_io(x_.schedule, n_, OutIo::velocity_out)), taps, kBf16TileBytes);
+    if (NAMED("k4_velocity_out_present")) write_tiles(get_read_ptr(x_.cb_vel), x_.io(out_io(x_.schedule, n_, OutIo::velocity_out)), taps, kBf16TileBytes);
     cb_pop_front(x_.cb_vel, taps);
     cb_wait_front(x_.cb_act, tiles);
     write_tiles(get_read_ptr(x_.cb_act), x_.io(out_io(x_.schedule, n_, OutIo::action_pred)), tiles, kFp32TileBytes);

@@ -14,26 +14,32 @@ namespace ditmk::tt::kernel {
 #if defined(COMPILE_FOR_TRISC)
 
 // The first init of the compute processor: unpacker, math engine and packer for the kernel's
-// streamed matmul.
+// streamed matmul, which unpacks in0 into SrcB and in1 into SrcA (SrcOrder::Reverse).
 inline void start_compute(Ctx& x) {
-  mm_init(x.cb_a, x.cb_w, x.cb_mm0);
+  compute_kernel_hw_startup<SrcOrder::Reverse>(x.cb_a, x.cb_w, x.cb_mm0);
+  matmul_init(x.cb_a, x.cb_w);
   x.op = ComputeOp::matmul, x.op_a = x.cb_a, x.op_b = x.cb_w, x.pack_cb = x.cb_mm0;
 }
 
 // Configures the unpacker and math engine for `op` on CBs (a, b) unless the last init did.
 inline void configure(Ctx& x, ComputeOp op, uint32_t a, uint32_t b) {
   if (x.op == op && x.op_a == a && x.op_b == b) return;
-  reconfig_data_format(a, b);
+  // A matmul's in0 is SrcB and in1 SrcA; every other op unpacks (a, b) into (SrcA, SrcB).
+  if (op == ComputeOp::matmul) {
+    reconfig_data_format<SrcOrder::Reverse>(a, b);
+  } else {
+    reconfig_data_format(a, b);
+  }
   switch (op) {
-    case ComputeOp::matmul: mm_init_short(a, b); break;
-    case ComputeOp::add: add_tiles_init(a, b); break;
-    case ComputeOp::sub: sub_tiles_init(a, b); break;
-    case ComputeOp::mul: mul_tiles_init(a, b); break;
-    case ComputeOp::sub_cols: sub_bcast_cols_init_short(a, b); break;
-    case ComputeOp::mul_cols: mul_bcast_cols_init_short(a, b); break;
-    case ComputeOp::mul_rows: mul_bcast_rows_init_short(a, b); break;
-    case ComputeOp::copy: copy_tile_to_dst_init_short(a); break;
-    case ComputeOp::transpose: transpose_wh_init_short(a); break;
+    case ComputeOp::matmul: matmul_init(a, b); break;
+    case ComputeOp::add: add_init(a, b); break;
+    case ComputeOp::sub: sub_init(a, b); break;
+    case ComputeOp::mul: mul_init(a, b, false); break;  // 0.81.1 defaults acc_to_dest on for mul
+    case ComputeOp::sub_cols: sub_bcast_cols_init(a, b); break;
+    case ComputeOp::mul_cols: mul_bcast_cols_init(a, b); break;
+    case ComputeOp::mul_rows: mul_bcast_rows_init(a, b); break;
+    case ComputeOp::copy: copy_init(a); break;
+    case ComputeOp::transpose: transpose_init(a); break;
     case ComputeOp::reduce_max_row: reduce_init<PoolType::MAX, ReduceDim::REDUCE_ROW>(a, b, x.pack_cb); break;
     case ComputeOp::none: break;
   }
@@ -74,7 +80,7 @@ inline void copy(Ctx& x, uint32_t cb, uint32_t tile, uint32_t dst) {
 // DST[dst] = the tile transposed.
 inline void transpose(Ctx& x, uint32_t cb, uint32_t tile, uint32_t dst) {
   configure(x, ComputeOp::transpose, cb, cb);
-  transpose_wh_tile(cb, tile, dst);
+  transpose_tile(cb, tile, dst);
 }
 
 // DST[dst] column 0 = the maximum of each row of the tile. The reduce accumulates into DST and

@@ -56,7 +56,13 @@ inline constexpr uint32_t kInvWidthTile = 0, kBlockEpsTile = 1;
 // cb_kt tiles (bf16): column moves 0 -> 1 and 0 -> 2, masked fills beyond 2 and 3 columns
 inline constexpr uint32_t kMove01Tile = 0, kMove02Tile = 1, kFillFrom2Tile = 2, kFillFrom3Tile = 3;
 
-inline uint32_t named(const char* name) { return get_named_compile_time_arg_val(name); }
+// A named compile-time arg, evaluated by the compiler. tt-metal's get_named_compile_time_arg_val is
+// a constexpr search of the name table, evaluated at compile time only where its value lands in a
+// constexpr variable; anywhere else the RISC would search the table at run time.
+#define NAMED(name) ([] { constexpr uint32_t value = get_named_compile_time_arg_val(name); return value; }())
+// The same as a callable, for the geometry headers the host shares (they take any `named(name)`);
+// used only inside constant expressions.
+inline constexpr auto kNamedArg = [](const char* name) { return get_named_compile_time_arg_val(name); };
 
 // A core's NoC coordinates as the plan packs them into the common args: x | y << 8.
 inline uint32_t packed_x(uint32_t xy) { return xy & 0xFF; }
@@ -127,9 +133,9 @@ struct Ctx {
   uint32_t io(uint32_t index) const { return get_common_arg_val<uint32_t>(index); }  // an io tensor's address
   uint32_t io(Io slot) const { return io(uint32_t(slot)); }
   // The step the tables are read for: the common arg after the io addresses (block / step).
-  uint32_t step_index() const { return get_common_arg_val<uint32_t>(named("n_io_tensors")); }
+  uint32_t step_index() const { return get_common_arg_val<uint32_t>(NAMED("n_io_tensors")); }
   uint32_t op_offset(uint32_t op_index) const {  // from the offsets table in the common args
-    return get_common_arg_val<uint32_t>(named("offsets_table_base") + op_index);
+    return get_common_arg_val<uint32_t>(NAMED("offsets_table_base") + op_index);
   }
 #if !defined(COMPILE_FOR_TRISC)
   uint64_t hub_noc(uint32_t hub_idx, uint32_t address) const {
@@ -142,11 +148,11 @@ struct Ctx {
 #endif
 
   Ctx() {
-    onehub = named("k4_onehub") != 0;
-    compute = named("is_compute") != 0;
+    onehub = NAMED("k4_onehub") != 0;
+    compute = NAMED("is_compute") != 0;
     // K4 sets is_hub on both hubs; the per-core group word tells them apart. The simplified
     // protocol leaves the second hub idle.
-    if (named("is_hub") != 0) {
+    if (NAMED("is_hub") != 0) {
       hub_index = get_arg_val<uint32_t>(4);
       hub = seed() || hub_index == 0;
     }
@@ -156,36 +162,37 @@ struct Ctx {
       head = get_arg_val<uint32_t>(3), group = get_arg_val<uint32_t>(4);
       quarter = 2 * row + col % 2, pair = col / 2;
     }
-    nt = named("k4_nt_a");
-    compute_noc_base = named("k4_compute_noc_base");
-    dims = arena_dims(named);
-    schedule = block_schedule(named);
-    hub_x[0] = named("hub_noc_x"), hub_x[1] = named("hub1_noc_x");
-    hub_y[0] = named("hub_noc_y"), hub_y[1] = named("hub1_noc_y");
-    cb_x = named("cb_x"), cb_a = named("cb_a"), cb_w = named("cb_w"), cb_mm0 = named("cb_mm0");
-    cb_q = named("cb_q"), cb_o = named("cb_o"), cb_bias0 = named("cb_bias0"), cb_bias1 = named("cb_bias1");
-    cb_adaln = named("cb_adaln_raw"), cb_mask = named("cb_mask"), cb_k = named("cb_k"), cb_v = named("cb_v");
-    cb_kt = named("cb_kt"), cb_scores = named("cb_scores"), cb_tw = named("cb_tw"), cb_tconst = named("cb_tconst");
-    cb_h = named("cb_h"), cb_part = named("cb_part"), cb_stat = named("cb_stat"), cb_stat32 = named("cb_stat32");
-    cb_const = named("cb_const"), cb_s = named("cb_s"), cb_oacc = named("cb_oacc");
-    cb_m0 = named("cb_m0"), cb_m1 = named("cb_m1"), cb_l0 = named("cb_l0"), cb_l1 = named("cb_l1");
-    cb_alpha = named("cb_alpha"), cb_ones = named("cb_ones");
-    cb_act = named("k4_cb_act"), cb_vel = named("k4_cb_vel"), cb_xin = named("k4_cb_xin");
-    cb_hconst = named("k4_cb_hconst"), cb_land = named("k4_cb_land"), cb_xbf = named("k4_cb_xbf");
+    nt = NAMED("k4_nt_a");
+    compute_noc_base = NAMED("k4_compute_noc_base");
+    constexpr ArenaDims kDims = arena_dims(kNamedArg);
+    constexpr BlockSchedule kSchedule = block_schedule(kNamedArg);
+    dims = kDims, schedule = kSchedule;
+    hub_x[0] = NAMED("hub_noc_x"), hub_x[1] = NAMED("hub1_noc_x");
+    hub_y[0] = NAMED("hub_noc_y"), hub_y[1] = NAMED("hub1_noc_y");
+    cb_x = NAMED("cb_x"), cb_a = NAMED("cb_a"), cb_w = NAMED("cb_w"), cb_mm0 = NAMED("cb_mm0");
+    cb_q = NAMED("cb_q"), cb_o = NAMED("cb_o"), cb_bias0 = NAMED("cb_bias0"), cb_bias1 = NAMED("cb_bias1");
+    cb_adaln = NAMED("cb_adaln_raw"), cb_mask = NAMED("cb_mask"), cb_k = NAMED("cb_k"), cb_v = NAMED("cb_v");
+    cb_kt = NAMED("cb_kt"), cb_scores = NAMED("cb_scores"), cb_tw = NAMED("cb_tw"), cb_tconst = NAMED("cb_tconst");
+    cb_h = NAMED("cb_h"), cb_part = NAMED("cb_part"), cb_stat = NAMED("cb_stat"), cb_stat32 = NAMED("cb_stat32");
+    cb_const = NAMED("cb_const"), cb_s = NAMED("cb_s"), cb_oacc = NAMED("cb_oacc");
+    cb_m0 = NAMED("cb_m0"), cb_m1 = NAMED("cb_m1"), cb_l0 = NAMED("cb_l0"), cb_l1 = NAMED("cb_l1");
+    cb_alpha = NAMED("cb_alpha"), cb_ones = NAMED("cb_ones");
+    cb_act = NAMED("k4_cb_act"), cb_vel = NAMED("k4_cb_vel"), cb_xin = NAMED("k4_cb_xin");
+    cb_hconst = NAMED("k4_cb_hconst"), cb_land = NAMED("k4_cb_land"), cb_xbf = NAMED("k4_cb_xbf");
 #if !defined(COMPILE_FOR_TRISC)
     // every launch starts with the CB pointers at the base: remote writers of cb_k / cb_v need it
     if (compute) cb_k_base = get_write_ptr(cb_k), cb_v_base = get_write_ptr(cb_v);
     if (hub) land[hub_index] = get_write_ptr(cb_land);
     // Direct mode leaves the reader semaphores free: sem_credit grants exchange credits and
     // sem_gather_noc1 counts exchange arrivals; sem_sync carries hub 0's landing-ring base.
-    sem_credit = get_semaphore(named("sem_credit"));
-    sem_arrival = get_semaphore(named("sem_gather_noc1"));
-    sem_gather = get_semaphore(named("sem_gather_noc0"));
-    sem_kv = get_semaphore(named("sem_kv"));
-    sem_hub_done = get_semaphore(named("sem_hub_done"));
-    sem_ready[0] = get_semaphore(named("sem_mcast_sender")), sem_ready[1] = get_semaphore(named("sem_ready_odd"));
-    sem_round[0] = get_semaphore(named("sem_mcast_receiver")), sem_round[1] = get_semaphore(named("sem_mcast_receiver1"));
-    sem_land[0] = get_semaphore(named("sem_sync")), sem_land[1] = get_semaphore(named("sem_land1"));
+    sem_credit = get_semaphore(NAMED("sem_credit"));
+    sem_arrival = get_semaphore(NAMED("sem_gather_noc1"));
+    sem_gather = get_semaphore(NAMED("sem_gather_noc0"));
+    sem_kv = get_semaphore(NAMED("sem_kv"));
+    sem_hub_done = get_semaphore(NAMED("sem_hub_done"));
+    sem_ready[0] = get_semaphore(NAMED("sem_mcast_sender")), sem_ready[1] = get_semaphore(NAMED("sem_ready_odd"));
+    sem_round[0] = get_semaphore(NAMED("sem_mcast_receiver")), sem_round[1] = get_semaphore(NAMED("sem_mcast_receiver1"));
+    sem_land[0] = get_semaphore(NAMED("sem_sync")), sem_land[1] = get_semaphore(NAMED("sem_land1"));
 #endif
   }
 };

@@ -6,12 +6,13 @@
 #include <stdint.h>
 
 // Each processor's build sees its own API only, as tt-metal's JIT builds them: the compute API on
-// TRISC, the dataflow API on BRISC and NCRISC.
+// TRISC, the dataflow API on BRISC and NCRISC. The headers are tt-metal 0.81.1's: silu_tile is
+// declared in compute_kernel_api.h alone, the profiler's macros in api/debug/kernel_profiler.hpp.
 #if defined(COMPILE_FOR_TRISC)
 #include "api/compute/bcast.h"
+#include "api/compute/compute_kernel_api.h"
 #include "api/compute/compute_kernel_hw_startup.h"
 #include "api/compute/eltwise_binary.h"
-#include "api/compute/eltwise_unary/activations.h"
 #include "api/compute/eltwise_unary/eltwise_unary.h"
 #include "api/compute/eltwise_unary/exp.h"
 #include "api/compute/eltwise_unary/gelu.h"
@@ -23,10 +24,11 @@
 #include "api/compute/reconfig_data_format.h"
 #include "api/compute/reduce.h"
 #include "api/compute/tile_move_copy.h"
-#include "api/compute/transpose_wh.h"
+#include "api/compute/transpose.h"
 #else
 #include "api/dataflow/dataflow_api.h"
 #endif
+#include "api/debug/kernel_profiler.hpp"
 #include "block_walk.hpp"
 
 void kernel_main() {

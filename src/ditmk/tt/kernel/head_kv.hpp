@@ -13,7 +13,7 @@ namespace ditmk::tt::kernel {
 
 inline void send_head_kv(const Ctx& x) {
   const uint32_t base = x.group == 1 ? x.cb_k_base : x.cb_v_base;
-  const uint32_t window = base + (x.head_k_chunks % named("k4_sdpa_slots")) * 4 * kBf16TileBytes;
+  const uint32_t window = base + (x.head_k_chunks % NAMED("k4_sdpa_slots")) * 4 * kBf16TileBytes;
   cb_wait_front(x.cb_mm0, 4);
   noc_async_write(get_read_ptr(x.cb_mm0), x.compute_noc(x.head, window), 4 * kBf16TileBytes);
   noc_async_write_barrier();

@@ -14,10 +14,10 @@ namespace ditmk::tt::kernel {
 // The data movers' side: tt-metal's JIT builds the dataflow API for BRISC and NCRISC only.
 #if !defined(COMPILE_FOR_TRISC)
 
-inline uint32_t mcast_receivers() { return named("grid_x") * named("grid_y") - 1; }
+inline uint32_t mcast_receivers() { return NAMED("grid_x") * NAMED("grid_y") - 1; }
 
 inline uint64_t mcast_rect(uint32_t address) {
-  return mcast_noc_addr(named("mcast_x0"), named("mcast_y0"), named("mcast_x1"), named("mcast_y1"), address);
+  return mcast_noc_addr(NAMED("mcast_x0"), NAMED("mcast_y0"), NAMED("mcast_x1"), NAMED("mcast_y1"), address);
 }
 
 // The hubs publish their landing rings' bases at start, the compute cores learn them.
@@ -41,7 +41,7 @@ inline void contribute(const Ctx& x, uint32_t hub, uint32_t src_l1, const IndexP
   // round n of a hub: its gather on the producers, its arrival on the receivers, its multicast on
   // the hub (the timing report measures rounds between them)
   DeviceZoneScopedN("gather");
-  DeviceTimestampedData(kRoundTag, round_tag(hub, x.rounds[hub] + 1 + ahead));
+  DeviceTimestampedData(DIT_ROUND_RECORD, round_tag(hub, x.rounds[hub] + 1 + ahead));
   for (const IndexPair& t : tiles) {
     noc_async_write(src_l1 + t.first * kBf16TileBytes, x.hub_noc(hub, x.land[hub] + t.second * kBf16TileBytes),
                     kBf16TileBytes);
@@ -83,15 +83,15 @@ inline void hub_send(Ctx& x, const HubRound& r) {
   x.gathered[h] += r.contributors;
   if (kProc == Proc::ncrisc && !split) return;
   DeviceZoneScopedN("multicast");
-  DeviceTimestampedData(kRoundTag, round_tag(h, x.rounds[h]));
+  DeviceTimestampedData(DIT_ROUND_RECORD, round_tag(h, x.rounds[h]));
   noc_semaphore_wait_min(l1_word(x.sem_gather), x.gathered[h]);
   // every compute core has room for the round: the previous one in that cb_a window is consumed
-  noc_semaphore_wait_min(l1_word(x.sem_ready[h]), x.rounds[h] * named("n_compute"));
+  noc_semaphore_wait_min(l1_word(x.sem_ready[h]), x.rounds[h] * NAMED("n_compute"));
   const uint32_t from = r.from ? r.from : x.land[h] + r.land_page * kBf16TileBytes;
   if (r.to_part) {
     // the compute cores only, through the rectangles that cover them, two per data mover
-    const uint32_t part = get_common_arg_val<uint32_t>(named("k4_cb_part_address_index"));
-    const uint32_t rects = named("k4_compute_rects_base");
+    const uint32_t part = get_common_arg_val<uint32_t>(NAMED("k4_cb_part_address_index"));
+    const uint32_t rects = NAMED("k4_compute_rects_base");
     for (uint32_t i = kProc == Proc::ncrisc ? 0 : 1; i < get_common_arg_val<uint32_t>(rects); i += 2) {
       const uint32_t rect = get_common_arg_val<uint32_t>(rects + 1 + i);  // start | end << 16
       const uint32_t x0 = packed_x(rect), y0 = packed_y(rect), x1 = packed_x(rect >> 16), y1 = packed_y(rect >> 16);
@@ -141,7 +141,7 @@ inline void mcast_round(Ctx& x, uint32_t contributors, uint32_t pages, uint32_t 
   hub_round(x, {0, contributors, pages, source, 0, dram_out});
   if (!on_brisc(x)) return;
   DeviceZoneScopedN("round");
-  DeviceTimestampedData(kRoundTag, round_tag(0, x.rounds[0]));
+  DeviceTimestampedData(DIT_ROUND_RECORD, round_tag(0, x.rounds[0]));
   cb_reserve_back(x.cb_a, kCbAPages);
   credit_hub(x, 0);
   await_round(x, 0);

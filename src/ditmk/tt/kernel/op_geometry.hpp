@@ -31,9 +31,9 @@ struct ArenaDims {
   uint32_t stream_tile_bytes = 0, small_tile_bytes = 0;
 };
 
-// `named(name)` gives a named compile-time arg.
+// `named(name)` gives a named compile-time arg; constexpr, so the kernel evaluates it at compile time.
 template <typename Named>
-ArenaDims arena_dims(Named named) {
+constexpr ArenaDims arena_dims(Named named) {
   ArenaDims d;
   d.n_blocks = named("n_blocks"), d.width = named("width"), d.ff_dim = named("ff_dim");
   d.out_dim = named("out_dim"), d.hidden = named("hidden"), d.a_pad = named("a_pad");

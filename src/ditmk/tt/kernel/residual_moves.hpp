@@ -39,7 +39,7 @@ inline void send_ln_stats(const Ctx& x) {
   // row `row` of a tile: faces 0 / 1 for rows 0-15, 2 / 3 below
   const uint32_t row_offset = (row / 16) * 2 * kFaceBytes + (row % 16) * kFaceRowBytes;
   DeviceZoneScopedN("gather");
-  DeviceTimestampedData(kRoundTag, round_tag(1, x.rounds[1] + 1));
+  DeviceTimestampedData(DIT_ROUND_RECORD, round_tag(1, x.rounds[1] + 1));
   cb_wait_front(x.cb_scores, 4);
   for (uint32_t sum = 0; sum < 2; ++sum) {
     const uint32_t src = get_read_ptr(x.cb_scores) + sum * kFp32TileBytes;

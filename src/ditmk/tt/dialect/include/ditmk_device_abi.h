@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#define DITMK_DEVICE_ABI_VERSION 3
+#define DITMK_DEVICE_ABI_VERSION 4
 
 /* Faults a device header raises itself (a call the emulator cannot model, a bad argument). */
 enum ditmk_fault_kind { DITMK_FAULT_BAD_CALL = 0, DITMK_FAULT_MISSING_ARG = 1, DITMK_FAULT_OUT_OF_BOUNDS = 2 };
@@ -112,7 +112,7 @@ typedef struct ditmk_device_abi {
   void (*dprint_format)(const char* format, const ditmk_dprint_arg* args, uint32_t count);
   void (*zone_begin)(void* storage, const char* name);
   void (*zone_end)(void* storage);
-  void (*zone_data)(uint32_t id, uint64_t data);
+  void (*zone_data)(const char* name, uint64_t data); /* DeviceTimestampedData: the record's name */
   /* timing: bytes of L1 a data mover loaded or stored through pointers (ditmk/risc_l1.h) */
   void (*risc_l1_bytes)(uint32_t bytes);
 

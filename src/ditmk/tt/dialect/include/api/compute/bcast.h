@@ -112,4 +112,38 @@ ALWI void mul_tiles_bcast_scalar_init_short(uint32_t icb0 = 0, uint32_t icb1 = 1
   detail_bcast::init_short<ELWMUL, BroadcastType::SCALAR>(icb0, icb1);
 }
 
+// tt-metal 0.81.1's names of the same op inits (call_line is its LLK sanitizer's; ignored here).
+template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim>
+ALWI void bcast_init(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+  (void)call_line;
+  detail_bcast::init_short<tBcastOp, tBcastDim>(icb0, icb1);
+}
+ALWI void add_bcast_rows_init(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+  bcast_init<ELWADD, BroadcastType::ROW>(icb0, icb1, call_line);
+}
+ALWI void sub_bcast_rows_init(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+  bcast_init<ELWSUB, BroadcastType::ROW>(icb0, icb1, call_line);
+}
+ALWI void mul_bcast_rows_init(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+  bcast_init<ELWMUL, BroadcastType::ROW>(icb0, icb1, call_line);
+}
+ALWI void add_bcast_cols_init(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+  bcast_init<ELWADD, BroadcastType::COL>(icb0, icb1, call_line);
+}
+ALWI void sub_bcast_cols_init(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+  bcast_init<ELWSUB, BroadcastType::COL>(icb0, icb1, call_line);
+}
+ALWI void mul_bcast_cols_init(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+  bcast_init<ELWMUL, BroadcastType::COL>(icb0, icb1, call_line);
+}
+ALWI void add_bcast_scalar_init(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+  bcast_init<ELWADD, BroadcastType::SCALAR>(icb0, icb1, call_line);
+}
+ALWI void sub_bcast_scalar_init(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+  bcast_init<ELWSUB, BroadcastType::SCALAR>(icb0, icb1, call_line);
+}
+ALWI void mul_bcast_scalar_init(uint32_t icb0, uint32_t icb1, uint32_t call_line = __builtin_LINE()) {
+  bcast_init<ELWMUL, BroadcastType::SCALAR>(icb0, icb1, call_line);
+}
+
 }  // namespace ckernel

@@ -15,4 +15,4 @@
 #include "ditmk/data_format.h"
 #include "ditmk/kernel_args.h"
 #include "hostdevcommon/kernel_structs.h"
-#include "tools/profiler/kernel_profiler.hpp"
+#include "api/debug/kernel_profiler.hpp"

@@ -37,6 +37,20 @@ ALWI void sub_tiles_init(uint32_t icb0 = 0, uint32_t icb1 = 1, bool acc_to_dest 
   binary_tiles_init<true, ELWSUB>(icb0, icb1, acc_to_dest);
 }
 
+// tt-metal 0.81.1's names of the same inits (call_line is its LLK sanitizer's; ignored here).
+ALWI void add_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, uint32_t call_line = __builtin_LINE()) {
+  (void)call_line;
+  binary_tiles_init<true, ELWADD>(icb0, icb1, acc_to_dest);
+}
+ALWI void sub_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, uint32_t call_line = __builtin_LINE()) {
+  (void)call_line;
+  binary_tiles_init<true, ELWSUB>(icb0, icb1, acc_to_dest);
+}
+ALWI void mul_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = true, uint32_t call_line = __builtin_LINE()) {
+  (void)call_line;
+  binary_tiles_init<true, ELWMUL>(icb0, icb1, acc_to_dest);
+}
+
 // Older names of the same inits.
 ALWI void mul_tiles_init_f() { mul_tiles_init(); }
 ALWI void add_tiles_init_nof() { add_tiles_init(); }

@@ -13,6 +13,17 @@ ALWI void copy_tile_to_dst_init_short(uint32_t cbid = 0, uint32_t transpose = 0)
 
 ALWI void copy_tile_init(uint32_t cbid = 0) { copy_tile_to_dst_init_short(cbid); }
 
+// tt-metal 0.81.1's name of the copy init; a transpose within each 16x16 face only is refused.
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void copy_init(uint32_t cbid, uint32_t transpose = 0, uint32_t transpose_within_16x16_face = false,
+                    uint32_t call_line = __builtin_LINE()) {
+  (void)call_line;
+  if (transpose_within_16x16_face != 0) {
+    ditmk::detail::fault(DITMK_FAULT_BAD_CALL, "copy_init: a transpose within each 16x16 face is not modelled");
+  }
+  copy_tile_to_dst_init_short(cbid, transpose);
+}
+
 ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t old_cbid, uint32_t new_cbid, uint32_t transpose = 0) {
   (void)old_cbid;
   copy_tile_to_dst_init_short(new_cbid, transpose);

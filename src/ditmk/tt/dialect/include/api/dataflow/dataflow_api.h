@@ -23,4 +23,4 @@
 #include "ditmk/noc_index.h"
 #include "ditmk/semaphore.h"
 #include "hostdevcommon/kernel_structs.h"
-#include "tools/profiler/kernel_profiler.hpp"
+#include "api/debug/kernel_profiler.hpp"
