@@ -19,14 +19,15 @@ inline std::string l1_kernel(const std::string& name) {
   return (std::filesystem::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/l1_kernels" / name).string();
 }
 
-// Writes `input` into `dir` as `input_file`, parses and runs `json` there.
+// Writes `input` into `dir` as `input_file`, parses and runs `json` there (timed when `timing`).
 inline tt::dialect::DescriptorRun run_in(const TempDir& dir, const nlohmann::ordered_json& json,
-                                         const std::string& input_file, const Tensor& input) {
+                                         const std::string& input_file, const Tensor& input, bool timing = false) {
   io::write_npy(dir / input_file, input.view());
   const tt::dialect::ProgramDescriptor program = tt::dialect::parse_descriptor(json, dir.path() / "program.json");
   tt::dialect::RunOptions options;
   options.data_dir = dir.path();
   options.kernel_cache = std::filesystem::path(DITMK_BINARY_DIR) / "kernel-cache-tests";
+  options.timing = timing;
   return tt::dialect::run_descriptor(program, options);
 }
 

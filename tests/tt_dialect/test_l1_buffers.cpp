@@ -61,18 +61,25 @@ ordered_json copy_program(ordered_json src, ordered_json dst, uint32_t pages, ui
 constexpr int64_t kRows = 256, kCols = 512;
 constexpr uint32_t kPages = kRows * kCols / 1024;
 
-void expect_copied(const std::string& define) {
+void expect_copied(const std::string& define, bool timing = false) {
   TempDir dir;
   ordered_json src = tensor("src", "l1_interleaved", kRows, kCols), dst = tensor("dst", "dram_interleaved", kRows, kCols);
   src["input"] = "src.npy";
   dst["output"] = "dst.npy";
   const Tensor in = matrix(kRows, kCols);
-  const DescriptorRun run = run_in(dir, copy_program(src, dst, kPages, 0, define), "src.npy", in);
+  const DescriptorRun run = run_in(dir, copy_program(src, dst, kPages, 0, define), "src.npy", in, timing);
   ASSERT_TRUE(run.report.clean()) << first_fault(run);
   EXPECT_TRUE(same_values(io::read_npy(dir / "dst.npy"), in));
+  if (timing) {
+    ASSERT_NE(run.report.timing, nullptr);
+    // the reader's NoC: 128 page reads from the L1 banks and 128 page writes to DRAM
+    EXPECT_EQ(run.report.counters.noc[0].transfers, 2u * kPages);
+  }
 }
 
 TEST(L1Buffers, InterleavedInputReadThroughInterleavedAddrGen) { expect_copied("L1_ADDRGEN"); }
+
+TEST(L1Buffers, InterleavedCopyIsTimed) { expect_copied("L1_ADDRGEN", true); }
 
 TEST(L1Buffers, InterleavedInputReadThroughBankIds) { expect_copied("L1_BANK_ID"); }
 
@@ -102,6 +109,21 @@ TEST(L1Buffers, ReadPastTheBufferInItsBankIsOneLineFault) {
   const tt::emu::CoreCoord bank0 = tt::emu::l1_bank_core(0);
   EXPECT_NE(fault.find("copy_pages.cpp on core (0,0) NCRISC: noc_async_read: L1 [0x180000, 0x180800) of core " +
                        tt::emu::core_name(bank0) + " lies outside its CBs, semaphores and L1 buffers"),
+            std::string::npos)
+      << fault;
+}
+
+TEST(L1Buffers, BankPastTheLastIsOneLineFault) {
+  TempDir dir;
+  ordered_json src = tensor("src", "l1_interleaved", kRows, kCols), dst = tensor("dst", "dram_interleaved", kRows, kCols);
+  src["input"] = "src.npy";
+  const DescriptorRun run =
+      run_in(dir, copy_program(src, dst, 1, 0, "L1_BANK_PAST_END"), "src.npy", matrix(kRows, kCols));
+  ASSERT_EQ(run.report.faults.size(), 1u);
+  const std::string fault = first_fault(run);
+  EXPECT_EQ(fault.find('\n'), std::string::npos) << fault;
+  EXPECT_NE(fault.find("out_of_bounds: kernel "), std::string::npos) << fault;
+  EXPECT_NE(fault.find("L1 bank 110 does not exist (the chip has 110 L1 banks, one per worker core)"),
             std::string::npos)
       << fault;
 }

@@ -2,8 +2,9 @@
 // through CB 0 (args: source address, destination address, pages, first). Both are reached through
 // TensorAccessor (compile-time args: the source's TensorAccessorArgs, then the destination's), so
 // either may lie in DRAM or in L1; with L1_ADDRGEN the source is an L1-interleaved tensor read through
-// InterleavedAddrGen<false>, with L1_BANK_ID through get_noc_addr_from_bank_id<false>, and the
-// destination an InterleavedAddrGenFast<true> of the CB's format.
+// InterleavedAddrGen<false>, with L1_BANK_ID through get_noc_addr_from_bank_id<false> (with
+// L1_BANK_PAST_END from the bank after the last), and the destination an InterleavedAddrGenFast<true>
+// of the CB's format.
 #include <stdint.h>
 
 #include "api/dataflow/dataflow_api.h"
@@ -17,7 +18,7 @@ void kernel_main() {
   const uint32_t page_size = get_tile_size(cb);
   constexpr auto src_args = TensorAccessorArgs<0>();
   constexpr auto dst_args = TensorAccessorArgs<src_args.next_compile_time_args_offset()>();
-#if defined(L1_ADDRGEN) || defined(L1_BANK_ID)
+#if defined(L1_ADDRGEN) || defined(L1_BANK_ID) || defined(L1_BANK_PAST_END)
   const InterleavedAddrGen<false> src = {.bank_base_address = src_address, .page_size = page_size};
   const InterleavedAddrGenFast<true> dst = {
       .bank_base_address = dst_address, .page_size = page_size, .data_format = get_dataformat(cb)};
@@ -34,6 +35,8 @@ void kernel_main() {
     const uint64_t from = get_noc_addr_from_bank_id<false>(
         page % NUM_L1_BANKS, src_address + page / NUM_L1_BANKS * src.aligned_page_size);
     noc_async_read(from, get_write_ptr(cb), page_size);
+#elif defined(L1_BANK_PAST_END)
+    noc_async_read(get_noc_addr_from_bank_id<false>(NUM_L1_BANKS, src_address), get_write_ptr(cb), page_size);
 #else
     noc_async_read_page(first + i, src, get_write_ptr(cb));
 #endif
