@@ -7,6 +7,7 @@
 #include <set>
 
 #include "ditmk/core/error.hpp"
+#include "ditmk/tt/dialect/descriptor_json.hpp"
 #include "ditmk/tt/dialect/host_api.hpp"
 #include "ditmk/tt/emu/l1_buffers.hpp"
 #include "ditmk/tt/plan/limits.hpp"
@@ -213,6 +214,20 @@ TEST(L1Buffers, DescriptorPlacesL1TensorsFromTheTopDown) {
   EXPECT_EQ(layout.interleaved_addresses.at("src"), tt::kL1Bytes - 2 * kPage);  // two pages in the fullest bank
   EXPECT_EQ(layout.interleaved_addresses.at("dst"), tt::kL1Bytes - 3 * kPage);
   EXPECT_EQ(layout.cb_addresses.at(0), tt::kL1CbBase);
+}
+
+TEST(L1Buffers, DescriptorJsonKeepsTheMemoryKinds) {
+  ordered_json x = tensor("x", "l1_sharded", 64, 128);
+  x["cores"] = ordered_json::array({{{"start", {1, 0}}, {"end", {2, 0}}}});
+  x["shard_size"] = 4 * kPage;
+  ordered_json program =
+      copy_program(tensor("src", "l1_interleaved", 32, 32), tensor("dst", "dram_interleaved", 32, 32), 1, 0);
+  program["tensors"].push_back(x);
+  const ordered_json written = tt::dialect::descriptor_json(tt::dialect::parse_descriptor(program, "p.json"));
+  EXPECT_EQ(written["tensors"][0]["memory"], "l1_interleaved");
+  EXPECT_EQ(written["tensors"][1]["memory"], "dram_interleaved");
+  EXPECT_EQ(written["tensors"][2]["memory"], "l1_sharded");
+  EXPECT_EQ(tt::dialect::descriptor_json(tt::dialect::parse_descriptor(written, "p.json")), written);
 }
 
 TEST(L1Buffers, DescriptorRefusalsNameTheField) {
