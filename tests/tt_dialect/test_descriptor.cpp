@@ -553,7 +553,7 @@ TEST_F(Descriptor, CbsOverflowingL1AreRefused) {
       },
       "cbs[3].total_size",
                  "the CBs on core (0,0) need L1 up to offset 1568800, past the 1461248 B usable from 111616 up "
-                 "(1427 KiB, 4096 B of it held by L1-sharded tensors)");
+                 "(1427 KiB, 4096 B of it held by L1 tensors)");
   expect_refused(
       [](Json& j) {
         j["cbs"].push_back({{"total_size", kL1UsableBytes},
@@ -581,14 +581,14 @@ TEST_F(Descriptor, ShardedTensorsTakeL1) {
         j["cbs"][1]["total_size"] = 1 << 19;
         j["cbs"][1]["format_descriptors"].erase(1);
       },
-                 "cbs[1].total_size", "(1427 KiB, 1052672 B of it held by L1-sharded tensors)");
+                 "cbs[1].total_size", "(1427 KiB, 1052672 B of it held by L1 tensors)");
   expect_refused(
       [&](Json& j) {
         j = json;
         j["tensors"][4]["shape"] = {1024, 1536};
         j["tensors"][4]["shard_size"] = 1536 * 1024;
       },
-      "tensors[4].shard_size", "the L1-sharded tensors on core (0,0) need 1576960 B, more than the 1461248 B");
+      "tensors[4].shard_size", "the L1 tensors on core (0,0) need 1576960 B, more than the 1461248 B");
 }
 
 TEST_F(Descriptor, BadTensorBackedCbsAreRefused) {
@@ -655,7 +655,7 @@ TEST_F(Descriptor, BadShardsAreRefused) {
 
 TEST_F(Descriptor, UnknownMemoryAndLayoutAreRefused) {
   expect_refused([](Json& j) { j["tensors"][0]["memory"] = "dram_sharded"; }, "tensors[0].memory",
-                 "expected one of \"dram_interleaved\", \"l1_sharded\", got \"dram_sharded\"");
+                 "expected one of \"dram_interleaved\", \"l1_interleaved\", \"l1_sharded\", got \"dram_sharded\"");
   expect_refused([](Json& j) { j["tensors"][0]["layout"] = "TILE"; }, "tensors[0].layout",
                  "expected one of \"tile\", \"row_major\", got \"TILE\"");
   expect_refused([](Json& j) { j["tensors"][3]["data_format"] = "bfloat8_b"; }, "tensors[3].data_format",

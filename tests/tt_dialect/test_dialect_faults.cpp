@@ -51,7 +51,7 @@ TEST(DialectFaults, EachFaultNamesKernelCoreAndProcessor) {
       {2, emu::FaultKind::unwritten_read, "never written"},
       {3, emu::FaultKind::deadlock, "cb_wait_front"},
       {4, emu::FaultKind::out_of_bounds, "noc_async_read"},
-      {5, emu::FaultKind::out_of_bounds, "outside every CB and semaphore"},
+      {5, emu::FaultKind::out_of_bounds, "outside every CB, semaphore and L1 buffer"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.fault);

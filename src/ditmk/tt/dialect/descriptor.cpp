@@ -17,6 +17,7 @@
 #include "ditmk/tt/dialect/descriptor_fields.hpp"
 #include "ditmk/tt/dialect/jit_defines.hpp"
 #include "ditmk/tt/dialect/kernel_roots.hpp"
+#include "ditmk/tt/emu/l1_buffers.hpp"
 #include "ditmk/tt/plan/limits.hpp"
 
 namespace ditmk::tt::dialect {
@@ -112,8 +113,9 @@ TensorDescriptor read_tensor(const Field& f) {
             "output"});
   TensorDescriptor t;
   t.name = f.at("name").name();
-  t.memory = f.at("memory").choice<TensorMemory>(
-      {{"dram_interleaved", TensorMemory::dram_interleaved}, {"l1_sharded", TensorMemory::l1_sharded}});
+  t.memory = f.at("memory").choice<TensorMemory>({{"dram_interleaved", TensorMemory::dram_interleaved},
+                                                  {"l1_interleaved", TensorMemory::l1_interleaved},
+                                                  {"l1_sharded", TensorMemory::l1_sharded}});
   t.layout = f.at("layout").choice<TensorLayout>({{"tile", TensorLayout::tile}, {"row_major", TensorLayout::row_major}});
   t.data_format = read_format(f.at("data_format"));
   if (t.layout == TensorLayout::row_major && info(t.data_format).element_bytes == 0)
@@ -135,6 +137,9 @@ TensorDescriptor read_tensor(const Field& f) {
     t.page_size = uint32_t(default_page);
   }
   read_shards(f, t);
+  if (t.memory == TensorMemory::l1_interleaved && l1_bank_bytes(bytes, t.page_size) > kL1UsableBytes)
+    f.at("shape").refuse("takes {} B in each of the {} L1 banks, more than the {} B of usable L1 (1427 KiB)",
+                         l1_bank_bytes(bytes, t.page_size), emu::kNumL1Banks, kL1UsableBytes);
   if (const auto input = f.find("input")) t.input = read_npy_path(*input);
   if (const auto output = f.find("output")) t.output = read_npy_path(*output);
   return t;
@@ -332,7 +337,8 @@ CBFormatDescriptor read_cb_format(const Field& f, uint32_t total_size) {
 
 void check_backing(const Field& f, const CBDescriptor& cb, const TensorDescriptor& tensor) {
   if (tensor.memory != TensorMemory::l1_sharded)
-    f.refuse("tensor {} is in DRAM: only an l1_sharded tensor backs a CB", in_quotes(tensor.name));
+    f.refuse("tensor {} is {}: only an l1_sharded tensor backs a CB", in_quotes(tensor.name),
+             tensor.memory == TensorMemory::dram_interleaved ? "in DRAM" : "L1-interleaved");
   if (cb.total_size != tensor.shard_size)
     f.refuse("the CB's total_size {} is not the shard_size {} of tensor {}", cb.total_size, tensor.shard_size,
              in_quotes(tensor.name));
@@ -419,6 +425,15 @@ uint64_t TensorDescriptor::bytes() const {
   for (const uint64_t dim : shape) elements *= dim;
   if (layout == TensorLayout::tile) return elements / (32 * 32) * tile_size(data_format);
   return elements * info(data_format).element_bytes;
+}
+
+uint32_t l1_page_stride(uint32_t page_size) {
+  return (page_size + kL1PageAlignment - 1) / kL1PageAlignment * kL1PageAlignment;
+}
+
+uint64_t l1_bank_bytes(uint64_t bytes, uint32_t page_size) {
+  const uint64_t pages = bytes / page_size;
+  return (pages + emu::kNumL1Banks - 1) / emu::kNumL1Banks * l1_page_stride(page_size);
 }
 
 const TensorDescriptor* ProgramDescriptor::tensor(std::string_view name) const {

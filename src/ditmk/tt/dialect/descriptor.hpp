@@ -34,8 +34,8 @@ std::optional<DataFormat> parse_data_format(std::string_view name);
 // Bytes of one 32x32 tile: 4096, 2048, 1088, 4096, 2048, 4096, 1024.
 uint32_t tile_size(DataFormat format);
 
-// A kernel argument: a number, or the address of an io tensor (its DRAM base address in every bank,
-// or its L1 shard address on the core), filled in when the program is loaded.
+// A kernel argument: a number, or the address of an io tensor (its base address in every DRAM or L1
+// bank, or its L1 shard address on the core), filled in when the program is loaded.
 struct ArgValue {
   uint32_t value = 0;
   std::string address_of;  // empty: `value` is the argument
@@ -106,9 +106,11 @@ struct SemaphoreDescriptor {
 // An io tensor. Its elements are a 2-D or higher array (the last two dims the matrix); a "tile"
 // tensor is stored as 32x32 tiles in tile order (faces), one tile per page unless page_size says
 // otherwise, a "row_major" one as rows. DRAM interleaved: page p in bank p % 8. L1 sharded: each
-// core of `cores` holds shard_size bytes, core i of the row-major list the i-th shard.
+// core of `cores` holds shard_size bytes, core i of the row-major list the i-th shard. L1 interleaved:
+// page p in L1 bank p % 110 (one bank per worker core, emu::l1_bank_core), at the tensor's address +
+// (p / 110) * l1_page_stride(page_size).
 enum class TensorLayout { tile, row_major };
-enum class TensorMemory { dram_interleaved, l1_sharded };
+enum class TensorMemory { dram_interleaved, l1_sharded, l1_interleaved };
 
 struct TensorDescriptor {
   std::string name;
@@ -126,6 +128,12 @@ struct TensorDescriptor {
   std::string output;
   uint64_t bytes() const;        // device bytes of the whole tensor in its format and layout
 };
+
+// An L1-interleaved tensor of `bytes` in pages of `page_size`: its page stride in a bank (the page
+// rounded up to tt-metal's L1_ALIGNMENT, 16 B on Blackhole) and the bytes the fullest bank holds.
+constexpr uint32_t kL1PageAlignment = 16;
+uint32_t l1_page_stride(uint32_t page_size);
+uint64_t l1_bank_bytes(uint64_t bytes, uint32_t page_size);
 
 struct ProgramDescriptor {
   std::filesystem::path file;  // where it was read from (errors name it)
@@ -158,13 +166,14 @@ ProgramDescriptor read_descriptor(const std::filesystem::path& file, const Kerne
 
 // Where a program's L1 regions lie, each at one address on every core of its set (as tt-metal
 // allocates them): the CBs upwards from kL1CbBase in descriptor order, each at the lowest 32 B
-// aligned offset above the CBs placed before it on all of its cores; the L1-sharded tensors
-// downwards from the top of L1 in descriptor order, the same way; a tensor-backed CB at its tensor's
-// shard. parse_descriptor refuses a program whose regions do not fit, so this never throws for a
-// parsed descriptor.
+// aligned offset above the CBs placed before it on all of its cores; the L1 tensors (sharded on
+// their cores, interleaved on every core) downwards from the top of L1 in descriptor order, the same
+// way; a tensor-backed CB at its tensor's shard. parse_descriptor refuses a program whose regions
+// do not fit, so this never throws for a parsed descriptor.
 struct L1Layout {
-  std::vector<uint32_t> cb_addresses;               // by index of ProgramDescriptor::cbs
-  std::map<std::string, uint32_t> shard_addresses;  // by name of each L1-sharded tensor
+  std::vector<uint32_t> cb_addresses;                     // by index of ProgramDescriptor::cbs
+  std::map<std::string, uint32_t> shard_addresses;        // by name of each L1-sharded tensor
+  std::map<std::string, uint32_t> interleaved_addresses;  // by name of each L1-interleaved tensor
 };
 L1Layout l1_layout(const ProgramDescriptor& program);
 

@@ -92,25 +92,29 @@ void check_semaphore_ids(const ProgramDescriptor& program) {
 
 L1Layout place_l1(const ProgramDescriptor& program) {
   L1Layout layout;
-  // Per core: the lowest offset the L1-sharded tensors hold and the first offset above the CBs.
+  // Per core: the lowest offset the L1 tensors hold and the first offset above the CBs.
   std::array<uint64_t, emu::kNumCores> top, next;
   top.fill(kL1Bytes);
   next.fill(kL1CbBase);
+  const CoreRangeSet every_core = {{{0, 0}, {emu::kGridX - 1, emu::kGridY - 1}}};
   for (size_t t = 0; t < program.tensors.size(); ++t) {
     const TensorDescriptor& tensor = program.tensors[t];
-    if (tensor.memory != TensorMemory::l1_sharded) continue;
-    const std::vector<emu::CoreCoord> cores = cores_of(tensor.cores);
-    const uint64_t size = align_up(tensor.shard_size, kL1CbAlign);
+    if (tensor.memory == TensorMemory::dram_interleaved) continue;
+    const bool sharded = tensor.memory == TensorMemory::l1_sharded;
+    // an interleaved tensor has a bank on every worker core
+    const std::vector<emu::CoreCoord> cores = cores_of(sharded ? tensor.cores : every_core);
+    const uint64_t bytes = sharded ? tensor.shard_size : l1_bank_bytes(tensor.bytes(), tensor.page_size);
+    const uint64_t size = align_up(bytes, kL1CbAlign);
     const emu::CoreCoord fullest = *std::min_element(cores.begin(), cores.end(), [&](emu::CoreCoord a, emu::CoreCoord b) {
       return top[emu::core_index(a)] < top[emu::core_index(b)];
     });
     const uint64_t bottom = top[emu::core_index(fullest)];
     if (bottom < kL1CbBase + size)
-      fail_at(program.file, fmt::format("tensors[{}].shard_size", t),
-              fmt::format("the L1-sharded tensors on core {} need {} B, more than the {} B of usable L1 (1427 KiB)",
+      fail_at(program.file, fmt::format("tensors[{}].{}", t, sharded ? "shard_size" : "shape"),
+              fmt::format("the L1 tensors on core {} need {} B, more than the {} B of usable L1 (1427 KiB)",
                           emu::core_name(fullest), kL1Bytes - bottom + size, kL1UsableBytes));
     for (const emu::CoreCoord core : cores) top[emu::core_index(core)] = bottom - size;
-    layout.shard_addresses[tensor.name] = uint32_t(bottom - size);
+    (sharded ? layout.shard_addresses : layout.interleaved_addresses)[tensor.name] = uint32_t(bottom - size);
   }
   for (size_t c = 0; c < program.cbs.size(); ++c) {
     const CBDescriptor& cb = program.cbs[c];
@@ -128,7 +132,7 @@ L1Layout place_l1(const ProgramDescriptor& program) {
         fail_at(program.file, fmt::format("cbs[{}].total_size", c),
                 fmt::format("the CBs on core {} need L1 up to offset {}, past the {} B usable from {} up (1427 KiB{})",
                             emu::core_name(core), end, kL1UsableBytes, kL1CbBase,
-                            limit == kL1Bytes ? "" : fmt::format(", {} B of it held by L1-sharded tensors", kL1Bytes - limit)));
+                            limit == kL1Bytes ? "" : fmt::format(", {} B of it held by L1 tensors", kL1Bytes - limit)));
       next[emu::core_index(core)] = end;
     }
     layout.cb_addresses.push_back(uint32_t(address));

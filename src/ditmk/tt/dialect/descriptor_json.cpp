@@ -90,9 +90,18 @@ Json kernel_json(const KernelDescriptor& k) {
   return out;
 }
 
+std::string_view memory_name(TensorMemory memory) {
+  switch (memory) {
+    case TensorMemory::dram_interleaved: return "dram_interleaved";
+    case TensorMemory::l1_interleaved: return "l1_interleaved";
+    case TensorMemory::l1_sharded: break;
+  }
+  return "l1_sharded";
+}
+
 Json tensor_json(const TensorDescriptor& t) {
   Json out = {{"name", t.name},
-              {"memory", t.memory == TensorMemory::dram_interleaved ? "dram_interleaved" : "l1_sharded"},
+              {"memory", memory_name(t.memory)},
               {"layout", t.layout == TensorLayout::tile ? "tile" : "row_major"},
               {"data_format", data_format_name(t.data_format)},
               {"shape", t.shape},

@@ -6,11 +6,15 @@ namespace ditmk::tt::dialect {
 
 namespace {
 
-// ditmk's TensorAccessorArgs encoding (one word): bit 0 the tensor is in DRAM, bit 1 it is sharded,
-// bits 8..31 its page size (so TensorAccessor(args, address) needs no page size), 0 when too large.
+// ditmk's TensorAccessorArgs encoding (one word): bit 0 the tensor is in DRAM, bit 1 it is sharded
+// (neither: L1-interleaved), bits 8..31 its page size as its banks lay pages out (so
+// TensorAccessor(args, address) needs no page size), 0 when too large.
 uint32_t accessor_word(const TensorDescriptor& t) {
-  const uint32_t where = t.memory == TensorMemory::dram_interleaved ? 1u : 2u;
-  return t.page_size < (1u << 24) ? where | t.page_size << 8 : where;
+  const uint32_t where = t.memory == TensorMemory::dram_interleaved ? 1u
+                         : t.memory == TensorMemory::l1_sharded     ? 2u
+                                                                    : 0u;
+  const uint32_t page = t.memory == TensorMemory::l1_interleaved ? l1_page_stride(t.page_size) : t.page_size;
+  return page < (1u << 24) ? where | page << 8 : where;
 }
 
 std::vector<uint32_t> compile_args(const ProgramDescriptor& program, const KernelDescriptor& k) {

@@ -20,29 +20,42 @@ fs::path resolve_path(const std::string& path, const fs::path& folder) {
 }
 
 struct Placed {
-  std::map<std::string, uint32_t> addresses;               // what address_of gives, by tensor
-  std::map<std::string, std::shared_ptr<Buffer>> buffers;  // DRAM tensors
-  std::map<std::string, uint32_t> shard_cb;                // L1 tensors: the CB id backed by each
+  std::map<std::string, uint32_t> addresses;                   // what address_of gives, by tensor
+  std::map<std::string, std::shared_ptr<Buffer>> buffers;      // DRAM tensors
+  std::map<std::string, std::shared_ptr<L1Buffer>> l1_buffers;  // L1 tensors that back no CB
+  std::map<std::string, uint32_t> shard_cb;                    // L1-sharded tensors: the CB id backed by each
 };
 
 Placed place_tensors(HostDevice& device, const ProgramDescriptor& program, const L1Layout& layout) {
   Placed placed;
-  for (const TensorDescriptor& t : program.tensors) {
-    if (t.memory == TensorMemory::dram_interleaved) {
-      auto buffer = CreateBuffer(device, {t.bytes(), t.page_size, t.data_format, t.name});
-      placed.addresses[t.name] = buffer->address();
-      placed.buffers[t.name] = std::move(buffer);
-    } else {
-      placed.addresses[t.name] = layout.shard_addresses.at(t.name);
-    }
-  }
   for (const CBDescriptor& cb : program.cbs) {
     if (!cb.tensor.empty()) placed.shard_cb[cb.tensor] = cb.format_descriptors.front().buffer_index;
   }
   for (const TensorDescriptor& t : program.tensors) {
-    require(t.memory != TensorMemory::l1_sharded || placed.shard_cb.count(t.name),
-            "{}: tensor '{}' is L1-sharded but backs no CB: on the emulated chip an L1 tensor is reached "
-            "through the CB it backs", program.file.string(), t.name);
+    switch (t.memory) {
+      case TensorMemory::dram_interleaved: {
+        auto buffer = CreateBuffer(device, {t.bytes(), t.page_size, t.data_format, t.name});
+        placed.addresses[t.name] = buffer->address();
+        placed.buffers[t.name] = std::move(buffer);
+        break;
+      }
+      case TensorMemory::l1_interleaved: {
+        const uint32_t address = layout.interleaved_addresses.at(t.name);
+        placed.l1_buffers[t.name] = CreateL1Buffer(device, {t.bytes(), t.page_size, address, {}, 0, t.name});
+        placed.addresses[t.name] = address;
+        break;
+      }
+      case TensorMemory::l1_sharded: {
+        const uint32_t address = layout.shard_addresses.at(t.name);
+        // backing a CB, the shard is the CB's storage; otherwise a plain L1 buffer on its cores
+        if (!placed.shard_cb.count(t.name)) {
+          placed.l1_buffers[t.name] =
+              CreateL1Buffer(device, {t.bytes(), 0, address, cores_of(t.cores), t.shard_size, t.name});
+        }
+        placed.addresses[t.name] = address;
+        break;
+      }
+    }
   }
   return placed;
 }
@@ -75,6 +88,10 @@ DescriptorRun run_descriptor(const ProgramDescriptor& d, const RunOptions& optio
       EnqueueWriteBuffer(device, *placed.buffers.at(t.name), input->second);
       continue;
     }
+    if (placed.l1_buffers.count(t.name)) {
+      EnqueueWriteBuffer(device, *placed.l1_buffers.at(t.name), input->second);
+      continue;
+    }
     const std::vector<emu::CoreCoord> cores = cores_of(t.cores);
     for (std::size_t i = 0; i < cores.size(); ++i) {
       const std::size_t begin = std::min(input->second.size(), i * t.shard_size);
@@ -93,6 +110,8 @@ DescriptorRun run_descriptor(const ProgramDescriptor& d, const RunOptions& optio
     std::vector<std::byte> bytes;
     if (t.memory == TensorMemory::dram_interleaved) {
       EnqueueReadBuffer(device, *placed.buffers.at(t.name), bytes);
+    } else if (placed.l1_buffers.count(t.name)) {
+      EnqueueReadBuffer(device, *placed.l1_buffers.at(t.name), bytes);
     } else {
       for (emu::CoreCoord core : cores_of(t.cores)) {
         const std::vector<std::byte> shard = device.read_shard(core, placed.shard_cb.at(t.name));

@@ -81,6 +81,7 @@ const ditmk_device_abi& device_abi() {
       DITMK_ABI_ENTRY(reduce_tile),
       DITMK_ABI_ENTRY(sfpu_tile),
       DITMK_ABI_ENTRY(pack_tile),
+      DITMK_ABI_ENTRY(l1_bank_noc_addr),
   };
   return table;
 }

@@ -98,11 +98,19 @@ uint32_t cb_pages_ready(uint32_t id, uint32_t pages, uint32_t at_front) {
 uint32_t get_write_ptr(uint32_t cb) { return emu::kernel_l1_address(emu::get_write_ptr(cb)); }
 uint32_t get_read_ptr(uint32_t cb) { return emu::kernel_l1_address(emu::get_read_ptr(cb)); }
 
-uint32_t get_tile_size(uint32_t id) { return uint32_t(tile_bytes(running_cb(id, "get_tile_size").config->format)); }
+uint32_t get_tile_size(uint32_t id) { return emu::cb_tile_bytes(*running_cb(id, "get_tile_size").config); }
 
 // tt-metal's DataFormat values of the emulator's tile formats.
 uint32_t get_dataformat(uint32_t id) {
-  switch (running_cb(id, "get_dataformat").config->format) {
+  const emu::CbConfig& config = *running_cb(id, "get_dataformat").config;
+  switch (config.integer) {
+    case emu::IntegerFormat::int32: return 8;    // Int32
+    case emu::IntegerFormat::uint16: return 9;   // UInt16
+    case emu::IntegerFormat::uint32: return 24;  // UInt32
+    case emu::IntegerFormat::uint8: return 30;   // UInt8
+    case emu::IntegerFormat::none: break;
+  }
+  switch (config.format) {
     case TileFormat::fp32: return 0;    // Float32
     case TileFormat::bf16: return 5;    // Float16_b
     case TileFormat::bfp8_b: return 6;  // Bfp8_b
@@ -133,6 +141,11 @@ uint64_t noc_multicast_addr(uint32_t x_start, uint32_t y_start, uint32_t x_end, 
 
 uint64_t dram_noc_addr(uint32_t bank, uint32_t bank_address) {
   return emu::get_noc_addr_from_bank_id(bank, bank_address);
+}
+
+// Bank addresses come from the host (an L1 buffer's address is the same offset on every bank).
+uint64_t l1_bank_noc_addr(uint32_t bank, uint32_t bank_address) {
+  return emu::get_noc_addr_from_l1_bank(bank, emu::l1_offset(bank_address), "an L1-interleaved page address");
 }
 
 void noc_async_read(uint64_t src_noc_addr, uint32_t dst_l1, uint32_t size) {

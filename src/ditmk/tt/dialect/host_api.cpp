@@ -46,6 +46,16 @@ TileFormat tile_format_of(DataFormat format) {
   }
 }
 
+emu::IntegerFormat integer_format_of(DataFormat format) {
+  switch (format) {
+    case DataFormat::int32: return emu::IntegerFormat::int32;
+    case DataFormat::uint32: return emu::IntegerFormat::uint32;
+    case DataFormat::uint16: return emu::IntegerFormat::uint16;
+    case DataFormat::uint8: return emu::IntegerFormat::uint8;
+    default: return emu::IntegerFormat::none;
+  }
+}
+
 Program CreateProgram() { return Program{}; }
 
 KernelHandle CreateKernel(Program& program, const std::filesystem::path& file, const CoreRangeSet& cores,
@@ -123,6 +133,7 @@ void CreateCircularBuffer(Program& program, const CoreRangeSet& ranges, const Ci
   cb.total_bytes = config.total_size;
   cb.page_bytes = config.page_size;
   cb.format = tile_format_of(config.data_format);
+  cb.integer = integer_format_of(config.data_format);
   if (config.globally_allocated_address) {
     cb.address = *config.globally_allocated_address;
     cb.tensor_backed = true;
@@ -145,6 +156,7 @@ void CreateCircularBuffer(Program& program, const CoreRangeSet& ranges, const Ci
     alias.name = cb.name + "/" + std::to_string(shared.buffer_index);
     alias.page_bytes = shared.page_size;
     alias.format = tile_format_of(shared.data_format);
+    alias.integer = integer_format_of(shared.data_format);
     program.cbs_.push_back(std::move(alias));
   }
   program.cbs_.push_back(std::move(cb));

@@ -1,8 +1,8 @@
 #pragma once
 // The host side of a tt-metal program on the emulated chip, close to tt-metal's host API in names and
-// meaning: a device, interleaved DRAM buffers, a program with kernels on core ranges (compiled from
-// their dialect sources for the processors their config names), circular buffers, semaphores and
-// runtime args, then a blocking enqueue that runs it. The descriptor runner is built on it.
+// meaning: a device, interleaved DRAM buffers, L1 buffers, a program with kernels on core ranges
+// (compiled from their dialect sources for the processors their config names), circular buffers,
+// semaphores and runtime args, then a blocking enqueue that runs it. The descriptor runner is built on it.
 //
 //   HostDevice device;
 //   Program program = CreateProgram();
@@ -47,6 +47,40 @@ struct InterleavedBufferConfig {
   uint32_t page_size = 0;
   DataFormat format = DataFormat::float16_b;  // what the timing model streams it as
   std::string name = "buffer";
+};
+
+// A tensor in L1 (tt-metal's BufferType::L1) at an address the caller's layout chose (l1_layout
+// places a descriptor's). Interleaved: page p on the core of L1 bank p % 110 (emu::l1_bank_core) at
+// address() + (p / 110) * the page rounded up to 16 B. Sharded: the i-th shard_size bytes on the
+// i-th of shard_cores.
+struct L1BufferConfig {
+  uint64_t size = 0;
+  uint32_t page_size = 0;                    // interleaved
+  uint32_t address = 0;
+  std::vector<emu::CoreCoord> shard_cores;   // empty: interleaved over every L1 bank
+  uint32_t shard_size = 0;                   // sharded
+  std::string name = "buffer";
+};
+
+class L1Buffer {
+ public:
+  L1Buffer(const emu::L1Buffer& l1, L1BufferConfig config) : l1_(&l1), config_(std::move(config)) {}
+  uint32_t address() const { return l1_->address; }
+  uint64_t size() const { return config_.size; }
+  const emu::L1Buffer& l1() const { return *l1_; }
+  // The buffer's bytes as they lie on the cores: bytes [at, at + size) of the tensor at `offset` of
+  // the buffer's range on `core`.
+  struct Piece {
+    emu::CoreCoord core;
+    uint32_t offset = 0;
+    uint64_t at = 0;
+    uint32_t size = 0;
+  };
+  std::vector<Piece> pieces() const;
+
+ private:
+  const emu::L1Buffer* l1_;
+  L1BufferConfig config_;
 };
 
 struct ReaderDataMovementConfig {  // RISCV_1 (NCRISC) on NoC 0
@@ -152,6 +186,7 @@ class HostDevice {
   KernelCompiler& compiler() { return compiler_; }
 
   std::shared_ptr<Buffer> create_buffer(const InterleavedBufferConfig& config);
+  std::shared_ptr<L1Buffer> create_l1_buffer(const L1BufferConfig& config);
   // Compiles the program's kernels (or finds them in the cache) and loads it onto the chip.
   void load(const Program& program);
   // Fills a tensor-backed CB of one core (an L1 shard) after load.
@@ -170,10 +205,15 @@ class HostDevice {
 std::shared_ptr<Buffer> CreateBuffer(HostDevice& device, const InterleavedBufferConfig& config);
 void EnqueueWriteBuffer(HostDevice& device, const Buffer& buffer, std::span<const std::byte> bytes);
 void EnqueueReadBuffer(HostDevice& device, const Buffer& buffer, std::vector<std::byte>& bytes);
+std::shared_ptr<L1Buffer> CreateL1Buffer(HostDevice& device, const L1BufferConfig& config);
+void EnqueueWriteBuffer(HostDevice& device, const L1Buffer& buffer, std::span<const std::byte> bytes);
+void EnqueueReadBuffer(HostDevice& device, const L1Buffer& buffer, std::vector<std::byte>& bytes);
 // Loads and runs the program, blocking (the emulated queue has one program in flight).
 emu::LaunchReport EnqueueProgram(HostDevice& device, const Program& program);
 
 // tt-metal's storage format of a DataFormat, for the emulator's tile codecs and DRAM rates.
 TileFormat tile_format_of(DataFormat format);
+// The integer tile format of a DataFormat (none for the float formats): what a CB of it holds.
+emu::IntegerFormat integer_format_of(DataFormat format);
 
 }  // namespace ditmk::tt::dialect

@@ -26,6 +26,7 @@ emu::CbRuntime& running_cb(uint32_t id, std::string_view call) {
 void read_front_tile(uint32_t id, uint32_t tile, float* out, std::string_view call) {
   const emu::CbRuntime& cb = running_cb(id, call);
   const emu::CbConfig& config = *cb.config;
+  emu::require_float_tiles(cb, call);
   if (config.page_bytes != tile_bytes(config.format)) {
     emu::raise(FaultKind::bad_call, "{}: CB {} pages are {} B, not one {} tile", call, cb.name(), config.page_bytes,
                tile_format_name(config.format));

@@ -75,6 +75,18 @@ uint32_t element_bytes(DataFormat format) {
   }
 }
 
+// Where element i (row-major over the whole tensor) lies among the device's elements: itself in a
+// row_major tensor; in a tile tensor, in its matrix's tile (tiles row-major per matrix) at its place
+// in tile order (four 16x16 faces), as the bf16 tiles lay elements out.
+std::size_t device_position(const TensorDescriptor& t, const Matrices& m, std::size_t i) {
+  if (t.layout == TensorLayout::row_major) return i;
+  constexpr std::size_t side = kTile, elems = kTileElems;
+  const std::size_t cols = std::size_t(m.cols), per_matrix = std::size_t(m.rows) * cols;
+  const std::size_t matrix = i / per_matrix, row = i % per_matrix / cols, col = i % cols;
+  const std::size_t tile = matrix * per_matrix / elems + row / side * (cols / side) + col / side;
+  return tile * elems + std::size_t(tile_index(int(row % side), int(col % side)));
+}
+
 }  // namespace
 
 std::vector<std::byte> encode_tensor(const TensorDescriptor& t, const Tensor& values, std::string_view what) {
@@ -91,15 +103,15 @@ std::vector<std::byte> encode_tensor(const TensorDescriptor& t, const Tensor& va
           what, t.name, data_format_name(t.data_format), is_integer(t.data_format) ? "integer" : "float",
           dtype_name(values.dtype()));
   std::vector<std::byte> bytes(t.bytes());
-  if (t.layout == TensorLayout::row_major) {
+  const Matrices m = matrices_of(t);
+  if (t.layout == TensorLayout::row_major || is_integer(t.data_format)) {
     const uint32_t size = element_bytes(t.data_format);
-    for (std::size_t i = 0; i < std::size_t(values.numel()); ++i) put_element(t.data_format, values, i, &bytes[i * size]);
+    for (std::size_t i = 0; i < std::size_t(values.numel()); ++i)
+      put_element(t.data_format, values, i, &bytes[device_position(t, m, i) * size]);
     return bytes;
   }
-  require(!is_integer(t.data_format), "{}: tensor '{}': integer tiles are not modelled; use row_major", what, t.name);
   const TileFormat format = t.data_format == DataFormat::bfp8_b ? TileFormat::bfp8_b
                             : t.data_format == DataFormat::float32 ? TileFormat::fp32 : TileFormat::bf16;
-  const Matrices m = matrices_of(t);
   const std::vector<float> floats = as_floats(values);
   const std::size_t matrix_tiles = std::size_t(m.rows / kTile * m.cols / kTile);
   for (int64_t i = 0; i < m.count; ++i) {
@@ -115,9 +127,10 @@ Tensor decode_tensor(const TensorDescriptor& t, std::span<const std::byte> bytes
   if (is_integer(t.data_format)) {
     Tensor out(DType::I32, shape_of(t));
     const uint32_t size = element_bytes(t.data_format);
+    const Matrices m = matrices_of(t);
     for (std::size_t i = 0; i < std::size_t(out.numel()); ++i) {
       uint32_t v = 0;
-      std::memcpy(&v, &bytes[i * size], size);
+      std::memcpy(&v, &bytes[device_position(t, m, i) * size], size);
       out.data<int32_t>()[i] = int32_t(v);
     }
     return out;

@@ -1,8 +1,9 @@
 #pragma once
 // An io tensor's elements <-> the bytes the device holds for it. A tile tensor is tilized per matrix
 // (the last two dims; the leading dims outermost, tiles row-major within a matrix) and each tile
-// encoded in its format (bf16, bfp8_b or fp32, the tile codecs of src/ditmk/format); a row_major tensor is
-// its elements one after another in the format's element encoding.
+// encoded in its format (bf16, bfp8_b or fp32, the tile codecs of src/ditmk/format; an integer
+// format's elements in tile order, each in its width, little-endian); a row_major tensor is its
+// elements one after another in the format's element encoding.
 #include <cstddef>
 #include <span>
 #include <vector>

@@ -52,6 +52,7 @@ float* dst_tile(ProcessorRuntime& p, uint32_t dst, std::string_view call) {
 CbRuntime& tile_cb(uint32_t id, std::string_view call) {
   CbRuntime* cb = id < kMaxCbId ? current().core->cbs[id] : nullptr;
   if (!cb) raise(FaultKind::bad_call, "{}: core {} has no CB #{}", call, core_name(current().core->coord), id);
+  require_float_tiles(*cb, call);
   if (cb->config->page_bytes != tile_bytes(cb->config->format)) {
     raise(FaultKind::bad_call, "{}: CB {} pages are {} B, not one {} tile", call, cb->name(),
           cb->config->page_bytes, tile_format_name(cb->config->format));

@@ -117,8 +117,9 @@ void write_word(uint32_t index, uint32_t address, uint32_t value) {
 
 CoreRuntime& target_core(uint32_t x, uint32_t y, std::string_view call) {
   const CoreCoord coord{x, y};
-  if (!on_grid(coord) || !chip().cores[core_index(coord)].in_program) {
-    raise(FaultKind::out_of_bounds, "{}: core {} does not run this program", call, core_name(coord));
+  if (!on_grid(coord) || (!chip().cores[core_index(coord)].in_program && !chip().cores[core_index(coord)].holds_l1_buffer)) {
+    raise(FaultKind::out_of_bounds, "{}: core {} does not run this program and holds no L1 buffer", call,
+          core_name(coord));
   }
   return chip().cores[core_index(coord)];
 }
@@ -139,9 +140,9 @@ std::vector<uint32_t> multicast_targets(const NocAddress& a, uint32_t size, uint
       }
       if (coord == core().coord && !loopback) continue;
       const CoreRuntime& target = chip().cores[core_index(coord)];
-      if (!target.in_program || !target.find(a.address, size)) {
+      if (!target.find(a.address, size)) {
         raise(FaultKind::multicast_target,
-              "{}: core {} of rectangle ({},{})-({},{}) has no CB or semaphore at [{:#x}, {:#x})", call,
+              "{}: core {} of rectangle ({},{})-({},{}) has no CB, semaphore or L1 buffer at [{:#x}, {:#x})", call,
               core_name(coord), a.x0, a.y0, a.x1, a.y1, a.address, uint64_t(a.address) + size);
       }
       targets.push_back(core_index(coord));
@@ -333,6 +334,15 @@ uint64_t get_noc_addr_from_bank_id(uint32_t bank, uint32_t bank_address) {
   return encode({NocTarget::dram, bank, 0, 0, 0, bank_address});
 }
 
+uint64_t get_noc_addr_from_l1_bank(uint32_t bank, uint32_t bank_address, std::string_view call) {
+  if (bank >= kNumL1Banks) {
+    raise(FaultKind::out_of_bounds, "{}: L1 bank {} does not exist (the chip has {} L1 banks, one per worker core)",
+          call, bank, kNumL1Banks);
+  }
+  const CoreCoord core = l1_bank_core(bank);
+  return encode({NocTarget::core, core.x, core.y, 0, 0, bank_address});
+}
+
 uint64_t InterleavedAddrGen::get_noc_addr(uint32_t page, uint32_t offset) const {
   const uint32_t stride = (page_size + kDramAlignment - 1) / kDramAlignment * kDramAlignment;
   return get_noc_addr_from_bank_id(page % kNumDramBanks,
@@ -363,7 +373,7 @@ void noc_async_read(uint64_t src, uint32_t dst_l1, uint32_t size) {
     const CoreRuntime& source = target_core(a.x0, a.y0, call);
     const uint32_t index = core_index(source.coord);
     if (!source.find(a.address, size)) {
-      raise(FaultKind::out_of_bounds, "{}: L1 [{:#x}, {:#x}) of core {} lies outside its CBs and semaphores",
+      raise(FaultKind::out_of_bounds, "{}: L1 [{:#x}, {:#x}) of core {} lies outside its CBs, semaphores and L1 buffers",
             call, a.address, uint64_t(a.address) + size, core_name(source.coord));
     }
     require_written_l1(index, a.address, size, call);
@@ -395,7 +405,7 @@ void noc_async_write(uint32_t src_l1, uint64_t dst, uint32_t size) {
   } else if (a.target == NocTarget::core) {
     const CoreRuntime& target = target_core(a.x0, a.y0, call);
     if (!target.find(a.address, size)) {
-      raise(FaultKind::out_of_bounds, "{}: L1 [{:#x}, {:#x}) of core {} lies outside its CBs and semaphores",
+      raise(FaultKind::out_of_bounds, "{}: L1 [{:#x}, {:#x}) of core {} lies outside its CBs, semaphores and L1 buffers",
             call, a.address, uint64_t(a.address) + size, core_name(target.coord));
     }
     t.core_indices = {core_index(target.coord)};

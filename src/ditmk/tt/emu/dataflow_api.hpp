@@ -42,6 +42,9 @@ void risc_l1_bytes(uint32_t bytes);
 uint64_t get_noc_addr(uint32_t x, uint32_t y, uint32_t address);
 uint64_t get_noc_multicast_addr(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, uint32_t address);
 uint64_t get_noc_addr_from_bank_id(uint32_t bank, uint32_t bank_address);
+// The core of L1 bank `bank` (l1_buffers.hpp) at `bank_address`; a bank that does not exist faults,
+// naming `call`.
+uint64_t get_noc_addr_from_l1_bank(uint32_t bank, uint32_t bank_address, std::string_view call);
 
 // Pages of an interleaved DRAM buffer: page p in bank p % 8.
 struct InterleavedAddrGen {

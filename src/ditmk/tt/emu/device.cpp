@@ -4,6 +4,7 @@
 #include <cmath>
 #include <array>
 #include <map>
+#include <set>
 #include <cstdlib>
 #include <cstring>
 
@@ -219,7 +220,7 @@ const Region& local_region(uint32_t address, uint32_t size, std::string_view wha
   const CoreRuntime& core = *current().core;
   const Region* region = core.find(address, size);
   if (!region) {
-    raise(FaultKind::out_of_bounds, "{}: L1 [{:#x}, {:#x}) lies outside every CB and semaphore of core {}",
+    raise(FaultKind::out_of_bounds, "{}: L1 [{:#x}, {:#x}) lies outside every CB, semaphore and L1 buffer of core {}",
           what, address, uint64_t(address) + size, core_name(core.coord));
   }
   return *region;
@@ -237,6 +238,13 @@ void require_written_l1(uint32_t index, uint32_t address, uint32_t size, std::st
     raise(FaultKind::unwritten_read, "{}: byte {:#x} of {} on core {} was never written this launch",
           what, hole, region ? region->name : "L1", core_name(core_at(index)));
   }
+}
+
+void require_float_tiles(const CbRuntime& cb, std::string_view call) {
+  if (cb.config->integer == IntegerFormat::none) return;
+  raise(FaultKind::bad_call,
+        "{}: cb {} holds {} tiles, which the emulator's compute ops do not model (Float32, Float16_b and Bfp8_b only)",
+        call, cb.name(), integer_format_name(cb.config->integer));
 }
 
 void deliver(PendingTransfer& transfer) {
@@ -280,14 +288,92 @@ std::vector<std::byte> Device::read_buffer(const DramBuffer& buffer) const {
   return chip_->dram.read(buffer);
 }
 
+const L1Buffer& Device::allocate_l1(L1Buffer buffer) {
+  require(!buffer.cores.empty() && buffer.bytes > 0, "L1 buffer '{}': no cores or no bytes", buffer.name);
+  require(uint64_t(buffer.address) + buffer.bytes <= kL1Bytes, "L1 buffer '{}': [{:#x}, +{}) runs past the {} B of L1",
+          buffer.name, buffer.address, buffer.bytes, kL1Bytes);
+  std::set<CoreCoord> cores;
+  for (CoreCoord core : buffer.cores) {
+    require(on_grid(core), "L1 buffer '{}': core {} is off the {}x{} grid", buffer.name, core_name(core), kGridX, kGridY);
+    require(cores.insert(core).second, "L1 buffer '{}': core {} listed twice", buffer.name, core_name(core));
+  }
+  for (const L1Buffer& other : chip_->l1_buffers) {
+    if (buffer.address >= other.address + other.bytes || other.address >= buffer.address + buffer.bytes) continue;
+    for (CoreCoord core : other.cores) {
+      require(!cores.count(core), "L1 buffer '{}' [{:#x}, {:#x}) overlaps L1 buffer '{}' on core {}", buffer.name,
+              buffer.address, buffer.address + buffer.bytes, other.name, core_name(core));
+    }
+  }
+  for (CoreCoord core : buffer.cores) chip_->memory[core_index(core)].written.clear(buffer.address, buffer.bytes);
+  return chip_->l1_buffers.emplace_back(std::move(buffer));
+}
+
+void Device::write_l1(const L1Buffer& buffer, CoreCoord core, uint32_t offset, std::span<const std::byte> bytes) {
+  require(std::find(buffer.cores.begin(), buffer.cores.end(), core) != buffer.cores.end(),
+          "write_l1: L1 buffer '{}' has no bytes on core {}", buffer.name, core_name(core));
+  require(uint64_t(offset) + bytes.size() <= buffer.bytes, "write_l1: {} B at offset {} run past L1 buffer '{}' ({} B)",
+          bytes.size(), offset, buffer.name, buffer.bytes);
+  CoreMemory& memory = chip_->memory[core_index(core)];
+  std::memcpy(memory.l1 + buffer.address + offset, bytes.data(), bytes.size());
+  memory.written.mark(buffer.address + offset, bytes.size());
+}
+
+std::vector<std::byte> Device::read_l1(const L1Buffer& buffer, CoreCoord core, uint32_t offset, uint32_t size) const {
+  require(std::find(buffer.cores.begin(), buffer.cores.end(), core) != buffer.cores.end(),
+          "read_l1: L1 buffer '{}' has no bytes on core {}", buffer.name, core_name(core));
+  require(uint64_t(offset) + size <= buffer.bytes, "read_l1: {} B at offset {} run past L1 buffer '{}' ({} B)", size,
+          offset, buffer.name, buffer.bytes);
+  const CoreMemory& memory = chip_->memory[core_index(core)];
+  const uint64_t hole = memory.written.first_unwritten(buffer.address + offset, size);
+  require(hole == uint64_t(buffer.address) + offset + size, "read_l1: byte {} of L1 buffer '{}' on core {} was never written",
+          hole - buffer.address, buffer.name, core_name(core));
+  const std::byte* begin = memory.l1 + buffer.address + offset;
+  return {begin, begin + size};
+}
+
+namespace {
+
+// As tt-metal refuses a program whose CBs clash with L1 buffers: CBs and semaphores stay clear of
+// every L1 buffer on the cores it lies on.
+void require_clear_of_l1_buffers(const Program& program, const std::deque<L1Buffer>& buffers) {
+  for (const L1Buffer& buffer : buffers) {
+    const uint64_t begin = buffer.address, end = uint64_t(buffer.address) + buffer.bytes;
+    const std::set<CoreCoord> cores(buffer.cores.begin(), buffer.cores.end());
+    for (const CbConfig& cb : program.cbs) {
+      if (cb.address >= end || cb.address + uint64_t(cb.total_bytes) <= begin) continue;
+      for (CoreCoord core : cb.cores) {
+        require(!cores.count(core), "program: CB '{}' [{:#x}, {:#x}) overlaps L1 buffer '{}' on core {}", cb.name,
+                cb.address, cb.address + cb.total_bytes, buffer.name, core_name(core));
+      }
+    }
+    for (const SemaphoreConfig& sem : program.semaphores) {
+      if (sem.address >= end || sem.address + uint64_t(kSemaphoreBytes) <= begin) continue;
+      for (CoreCoord core : program.cores) {
+        require(!cores.count(core), "program: semaphore '{}' at {:#x} lies inside L1 buffer '{}' on core {}", sem.name,
+                sem.address, buffer.name, core_name(core));
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void Device::load(Program program) {
   validate(program);
+  require_clear_of_l1_buffers(program, chip_->l1_buffers);
   chip_->processors.clear();
   chip_->program = std::make_unique<Program>(std::move(program));
   const Program& p = *chip_->program;
   for (uint32_t index = 0; index < kNumCores; ++index) {
     chip_->cores[index] = CoreRuntime{};
     chip_->cores[index].coord = core_at(index);
+  }
+  for (const L1Buffer& buffer : chip_->l1_buffers) {
+    for (CoreCoord coord : buffer.cores) {
+      CoreRuntime& core = chip_->cores[core_index(coord)];
+      core.holds_l1_buffer = true;
+      core.regions.push_back({buffer.address, buffer.address + buffer.bytes, fmt::format("L1 buffer '{}'", buffer.name)});
+    }
   }
   for (CoreCoord coord : p.cores) {
     CoreRuntime& core = chip_->cores[core_index(coord)];
@@ -304,6 +390,8 @@ void Device::load(Program program) {
       core.regions.push_back({sem.address, sem.address + kSemaphoreBytes,
                               fmt::format("semaphore '{}' #{}", sem.name, sem.id)});
     }
+  }
+  for (CoreRuntime& core : chip_->cores) {
     std::sort(core.regions.begin(), core.regions.end(),
               [](const Region& a, const Region& b) { return a.begin < b.begin; });
   }

@@ -12,6 +12,7 @@
 #include "ditmk/tt/emu/counters.hpp"
 #include "ditmk/tt/emu/dram.hpp"
 #include "ditmk/tt/emu/fault.hpp"
+#include "ditmk/tt/emu/l1_buffers.hpp"
 #include "ditmk/tt/emu/program.hpp"
 #include "ditmk/tt/emu/timing_model.hpp"
 
@@ -43,7 +44,16 @@ class Device {
   void write_buffer(const DramBuffer& buffer, std::span<const std::byte> bytes);
   std::vector<std::byte> read_buffer(const DramBuffer& buffer) const;
 
-  // Validates the program (throws ditmk::Error) and lays its CBs and semaphores out in L1.
+  // A tensor in L1 (l1_buffers.hpp), kept across programs and launches as a DRAM buffer is; its bytes
+  // are unwritten until the host or a kernel writes them. Throws ditmk::Error for cores off the grid,
+  // a range outside L1 or one overlapping another L1 buffer on a core.
+  const L1Buffer& allocate_l1(L1Buffer buffer);
+  void write_l1(const L1Buffer& buffer, CoreCoord core, uint32_t offset, std::span<const std::byte> bytes);
+  // Throws ditmk::Error when any of the bytes was never written.
+  std::vector<std::byte> read_l1(const L1Buffer& buffer, CoreCoord core, uint32_t offset, uint32_t size) const;
+
+  // Validates the program (throws ditmk::Error) and lays its CBs and semaphores out in L1; none may
+  // overlap an L1 buffer on a core the buffer lies on.
   void load(Program program);
   // Host upload into a tensor-backed CB of one core, at byte `offset` of the CB.
   void write_cb(CoreCoord core, std::string_view cb_name, std::span<const std::byte> bytes,

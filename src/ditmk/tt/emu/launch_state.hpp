@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -17,6 +18,7 @@
 #include "ditmk/tt/emu/fault.hpp"
 #include "ditmk/tt/emu/fiber.hpp"
 #include "ditmk/tt/emu/kernel_guard.hpp"
+#include "ditmk/tt/emu/l1_buffers.hpp"
 #include "ditmk/tt/emu/l1_memory.hpp"
 #include "ditmk/tt/emu/program.hpp"
 #include "ditmk/tt/emu/timing_log.hpp"
@@ -24,11 +26,11 @@
 
 namespace ditmk::tt::emu {
 
-// An L1 range a kernel may touch: one CB or one semaphore word.
+// An L1 range a kernel may touch: one CB, one semaphore word or an L1 buffer's bytes on the core.
 struct Region {
   uint32_t begin = 0;
   uint32_t end = 0;
-  std::string name;  // "CB 'cb_w' #2" or "semaphore 'sem_w' #0"
+  std::string name;  // "CB 'cb_w' #2", "semaphore 'sem_w' #0" or "L1 buffer 'x'"
 };
 
 // tt-metal's CB interface: pages pushed/popped since the launch began, read/write page positions.
@@ -61,6 +63,7 @@ struct CoreMemory {
 struct CoreRuntime {
   CoreCoord coord;
   bool in_program = false;
+  bool holds_l1_buffer = false;  // an L1 buffer lies here (the NoC reaches it even where no kernel runs)
   std::vector<Region> regions;  // sorted by address
   std::vector<CbRuntime> cb_storage;
   std::array<CbRuntime*, kMaxCbId> cbs{};
@@ -128,6 +131,7 @@ struct ChipState {
   L1Memory l1;
   std::vector<CoreMemory> memory = std::vector<CoreMemory>(kNumCores);
   std::unique_ptr<Program> program;
+  std::deque<L1Buffer> l1_buffers;  // stable addresses: callers keep references
   std::vector<CoreRuntime> cores = std::vector<CoreRuntime>(kNumCores);
   std::vector<std::unique_ptr<ProcessorRuntime>> processors;
   Counters counters;
@@ -172,6 +176,9 @@ std::byte* l1_bytes(uint32_t core_index, uint32_t address);
 // Faults when any byte of the range on that core was never written this launch.
 void require_written_l1(uint32_t core_index, uint32_t address, uint32_t size, std::string_view what);
 void deliver(PendingTransfer& transfer);
+// A compute call on a CB of integer tiles faults (bad_call, naming the call, the CB and its format):
+// the emulator's compute ops model only float tiles, and would otherwise compute garbage.
+void require_float_tiles(const CbRuntime& cb, std::string_view call);
 
 // Timing records of the running processor (no-ops when the launch does not time itself). Compute
 // costs add up into the previous record while nothing else happened in between.

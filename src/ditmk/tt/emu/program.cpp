@@ -43,6 +43,29 @@ std::string to_string(const Fault& fault) {
   return text;
 }
 
+std::string_view integer_format_name(IntegerFormat format) {
+  switch (format) {
+    case IntegerFormat::int32: return "Int32";
+    case IntegerFormat::uint32: return "UInt32";
+    case IntegerFormat::uint16: return "UInt16";
+    case IntegerFormat::uint8: return "UInt8";
+    case IntegerFormat::none: break;
+  }
+  return "none";
+}
+
+uint32_t integer_tile_bytes(IntegerFormat format) {
+  switch (format) {
+    case IntegerFormat::uint16: return 2048;
+    case IntegerFormat::uint8: return 1024;
+    default: return 4096;
+  }
+}
+
+uint32_t cb_tile_bytes(const CbConfig& cb) {
+  return cb.integer == IntegerFormat::none ? uint32_t(tile_bytes(cb.format)) : integer_tile_bytes(cb.integer);
+}
+
 namespace {
 
 struct Span {

@@ -11,12 +11,20 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ditmk/tt/emu/chip.hpp"
 #include "ditmk/tt/formats.hpp"
 
 namespace ditmk::tt::emu {
+
+// tt-metal's integer tile formats (32x32 tiles of 16x16 faces, as bf16's). A CB may hold them for
+// data movement; the emulator's compute ops model only the float TileFormats and fault on a CB
+// holding one of these.
+enum class IntegerFormat : uint8_t { none, int32, uint32, uint16, uint8 };
+std::string_view integer_format_name(IntegerFormat format);  // "Int32", "UInt32", "UInt16", "UInt8"
+uint32_t integer_tile_bytes(IntegerFormat format);          // 4096, 4096, 2048, 1024
 
 struct CbConfig {
   std::string name;
@@ -32,7 +40,11 @@ struct CbConfig {
   // tt-metal's shared CB: several buffer indices over one L1 range, each with its own pointers and
   // counts. CBs with the same non-zero group may overlap exactly; any other overlap is refused.
   uint32_t share_group = 0;
+  IntegerFormat integer = IntegerFormat::none;  // set: the CB holds integer tiles and `format` is unused
 };
+
+// Bytes of one tile of the CB's format.
+uint32_t cb_tile_bytes(const CbConfig& cb);
 
 struct SemaphoreConfig {
   std::string name;

@@ -82,14 +82,12 @@ class Replay {
       }
     }
     for (CoreCoord core : program.cores) {
-      in_program_.push_back(core_index(core));
       for (const SemaphoreConfig& sem : program.semaphores) {
         SemState& s = sems_[core_index(core) * kSemaphoresPerCore + sem.id];
         s.value = sem.initial_value;
         s.name = sem.name;
       }
     }
-    std::sort(in_program_.begin(), in_program_.end());
     procs_.resize(log.processors.size());
     for (std::size_t i = 0; i < procs_.size(); ++i) {
       procs_[i].log = &log.processors[i];
@@ -207,9 +205,11 @@ class Replay {
     wake(s.waiters, now, u.cause);
   }
 
+  // Every core of the rectangle: the launch checked each has the region (a CB, a semaphore, or an L1
+  // buffer on a core that runs no kernel).
   std::vector<uint32_t> multicast_dests(uint32_t src, Rect r, bool loopback) const {
     std::vector<uint32_t> dests;
-    for (uint32_t index : in_program_) {
+    for (uint32_t index = 0; index < kNumCores; ++index) {
       const CoreCoord c = core_at(index);
       if (c.x < r.x0 || c.x > r.x1 || c.y < r.y0 || c.y > r.y1) continue;
       if (index == src && !loopback) continue;
@@ -374,7 +374,6 @@ class Replay {
   NocModel noc_;
   std::vector<CbState> cbs_;
   std::vector<SemState> sems_;
-  std::vector<uint32_t> in_program_;
   std::vector<Proc> procs_;
   std::vector<SemUpdate> updates_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue_;

@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#define DITMK_DEVICE_ABI_VERSION 4
+#define DITMK_DEVICE_ABI_VERSION 5
 
 /* Faults a device header raises itself (a call the emulator cannot model, a bad argument). */
 enum ditmk_fault_kind { DITMK_FAULT_BAD_CALL = 0, DITMK_FAULT_MISSING_ARG = 1, DITMK_FAULT_OUT_OF_BOUNDS = 2 };
@@ -169,6 +169,10 @@ typedef struct ditmk_device_abi {
                       uint32_t dst);
   void (*sfpu_tile)(uint32_t op, uint32_t dst); /* ditmk_sfpu_op */
   void (*pack_tile)(uint32_t dst, uint32_t cb, uint32_t out_tile, uint32_t out_of_order);
+
+  /* L1 banks (version 5): the NoC address of `bank_address` in L1 bank `bank` (one bank per worker
+   * core, numbered as tt-metal's allocator numbers them) */
+  uint64_t (*l1_bank_noc_addr)(uint32_t bank, uint32_t bank_address);
 } ditmk_device_abi;
 
 #endif /* DITMK_DEVICE_ABI_H */

@@ -1,8 +1,9 @@
 #pragma once
-// Pages of interleaved DRAM buffers, as tt-metal's address generators compute them: page p lies in
-// bank p % 8 at bank_base_address + (p / 8) * stride + offset. The stride is the page rounded up to
-// DRAM_ALIGNMENT (InterleavedAddrGen), the tile size of data_format (InterleavedAddrGenFast) or a
-// power of two. L1-interleaved buffers (DRAM = false) are not modelled: their addresses fault.
+// Pages of interleaved buffers, as tt-metal's address generators compute them: page p lies in bank
+// p % the bank count (NUM_DRAM_BANKS DRAM banks, or with DRAM = false NUM_L1_BANKS L1 banks, one per
+// worker core) at bank_base_address + (p / the bank count) * stride + offset. The stride is the page
+// rounded up to DRAM_ALIGNMENT or L1_ALIGNMENT (InterleavedAddrGen), the tile size of data_format
+// (InterleavedAddrGenFast) or a power of two.
 #include <stdint.h>
 
 #include <type_traits>
@@ -16,11 +17,8 @@
 namespace ditmk::detail {
 
 template <bool DRAM>
-FORCE_INLINE uint64_t interleaved_page_addr(const char* generator, uint32_t id, uint32_t stride, uint32_t base,
-                                            uint32_t offset) {
-  if constexpr (!DRAM) {
-    fault(DITMK_FAULT_BAD_CALL, Message() << generator << "<false>: L1-interleaved buffers are not modelled");
-  }
+FORCE_INLINE uint64_t interleaved_page_addr(uint32_t id, uint32_t stride, uint32_t base, uint32_t offset) {
+  if constexpr (!DRAM) return abi->l1_bank_noc_addr(id % NUM_L1_BANKS, base + (id / NUM_L1_BANKS) * stride + offset);
   return abi->dram_noc_addr(id % NUM_DRAM_BANKS, base + (id / NUM_DRAM_BANKS) * stride + offset);
 }
 
@@ -70,8 +68,7 @@ struct InterleavedAddrGen {
 
   FORCE_INLINE uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
     (void)noc;
-    return ditmk::detail::interleaved_page_addr<DRAM>("InterleavedAddrGen", id, aligned_page_size, bank_base_address,
-                                                      offset);
+    return ditmk::detail::interleaved_page_addr<DRAM>(id, aligned_page_size, bank_base_address, offset);
   }
 };
 
@@ -85,7 +82,7 @@ struct InterleavedPow2AddrGen {
     (void)noc;
     const uint32_t stride =
         ditmk::detail::align_up(1u << log_base_2_of_page_size, DRAM ? DRAM_ALIGNMENT : L1_ALIGNMENT);
-    return ditmk::detail::interleaved_page_addr<DRAM>("InterleavedPow2AddrGen", id, stride, bank_base_address, offset);
+    return ditmk::detail::interleaved_page_addr<DRAM>(id, stride, bank_base_address, offset);
   }
 };
 
@@ -98,8 +95,8 @@ struct InterleavedAddrGenFast {
 
   FORCE_INLINE uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
     (void)noc;
-    return ditmk::detail::interleaved_page_addr<DRAM>(
-        "InterleavedAddrGenFast", id, ditmk::detail::tile_bytes(data_format, 1, tile_hw), bank_base_address, offset);
+    return ditmk::detail::interleaved_page_addr<DRAM>(id, ditmk::detail::tile_bytes(data_format, 1, tile_hw),
+                                                      bank_base_address, offset);
   }
 };
 
@@ -113,8 +110,7 @@ struct InterleavedPow2AddrGenFast {
     (void)noc;
     const uint32_t stride =
         ditmk::detail::align_up(1u << log_base_2_of_page_size, DRAM ? DRAM_ALIGNMENT : L1_ALIGNMENT);
-    return ditmk::detail::interleaved_page_addr<DRAM>("InterleavedPow2AddrGenFast", id, stride, bank_base_address,
-                                                      offset);
+    return ditmk::detail::interleaved_page_addr<DRAM>(id, stride, bank_base_address, offset);
   }
 };
 
@@ -127,8 +123,8 @@ FORCE_INLINE uint64_t get_noc_addr(const uint32_t id, const AddrGen& addrgen, ui
 inline uint64_t get_dram_noc_addr(const uint32_t id, const uint32_t page_size, const uint32_t bank_base_address,
                                   const uint32_t offset = 0, uint8_t noc = noc_index) {
   (void)noc;
-  return ditmk::detail::interleaved_page_addr<true>(
-      "get_dram_noc_addr", id, ditmk::detail::align_up(page_size, DRAM_ALIGNMENT), bank_base_address, offset);
+  return ditmk::detail::interleaved_page_addr<true>(id, ditmk::detail::align_up(page_size, DRAM_ALIGNMENT),
+                                                    bank_base_address, offset);
 }
 
 template <typename AddrGen, bool enable_noc_tracing = true>

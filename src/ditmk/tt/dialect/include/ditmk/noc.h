@@ -17,6 +17,10 @@
 #ifndef NUM_DRAM_BANKS
 #define NUM_DRAM_BANKS 8
 #endif
+// One L1 bank per worker core of the emulated 11x10 grid (tt/emu/l1_buffers.hpp's kNumL1Banks).
+#ifndef NUM_L1_BANKS
+#define NUM_L1_BANKS 110
+#endif
 #ifndef DRAM_ALIGNMENT
 #define DRAM_ALIGNMENT 64
 #endif
@@ -77,8 +81,7 @@ template <bool DRAM>
 FORCE_INLINE uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_address_offset,
                                                 uint8_t noc = noc_index) {
   (void)noc;
-  if constexpr (!DRAM)
-    ditmk::detail::fault(DITMK_FAULT_BAD_CALL, "get_noc_addr_from_bank_id<false>: L1 banks are not modelled");
+  if constexpr (!DRAM) return ditmk::abi->l1_bank_noc_addr(bank_id, bank_address_offset);
   return ditmk::abi->dram_noc_addr(bank_id, bank_address_offset);
 }
 

@@ -1,8 +1,10 @@
 #pragma once
-// TensorAccessor(args, bank_base_address, page_size): pages of a DRAM-interleaved tensor, laid out
-// as InterleavedAddrGen lays them (page p in bank p % 8 at base + (p / 8) * page_size), with the page
-// size taken as given, as tt-metal does (the host passes it aligned). Shard addressing of
-// L1-sharded tensors is not modelled: a kernel reads its shard through the CB the shard backs.
+// TensorAccessor(args, bank_base_address, page_size): pages of an interleaved tensor, in DRAM or in
+// L1 (TensorAccessorArgs say which), laid out as InterleavedAddrGen lays them (page p in bank
+// p % the bank count at base + (p / the bank count) * page_size), with the page size taken as given,
+// as tt-metal does (the host passes it aligned). Shard addressing of L1-sharded tensors is not
+// modelled: a kernel reaches its shard at the tensor's address (get_noc_addr(x, y, address)) or
+// through the CB the shard backs.
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,18 +27,18 @@ struct TensorAccessor {
 
   FORCE_INLINE uint64_t get_noc_addr(const uint32_t page_id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
     (void)noc;
-    if constexpr (DSpec::is_sharded || !DSpec::is_dram) {
+    if constexpr (DSpec::is_sharded) {
       ditmk::detail::fault(DITMK_FAULT_BAD_CALL,
-                           "TensorAccessor::get_noc_addr on an L1-sharded tensor: shard addressing is not "
-                           "modelled; read the shard through the CB it backs");
+                           "TensorAccessor::get_noc_addr on a sharded tensor: shard addressing is not modelled; "
+                           "read the shard at the tensor's address on its core, or through the CB it backs");
     }
     if (aligned_page_size == 0) {
       ditmk::detail::fault(DITMK_FAULT_BAD_CALL,
                            "TensorAccessor without a page size: ditmk's TensorAccessorArgs carry none for this "
                            "tensor; pass it as TensorAccessor(args, address, page_size)");
     }
-    return ditmk::detail::interleaved_page_addr<true>("TensorAccessor", page_id, aligned_page_size, bank_base_address,
-                                                      offset);
+    return ditmk::detail::interleaved_page_addr<DSpec::is_dram>(page_id, aligned_page_size, bank_base_address,
+                                                                 offset);
   }
 
   const uint32_t bank_base_address = 0;
