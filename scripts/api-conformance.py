@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Checks ditmk's device headers against tt-metal 0.81.1's, declaration by declaration.
+
+Both sides are parsed with libclang (Debian's python3-clang-14): ditmk's headers under the kernel
+compiler's defines, 0.81.1's under its JIT build's (scripts/api_conformance/sides.py). Every name
+ditmk's public headers export, and every name of 0.81.1's object-style dataflow API, is compared:
+its overloads' return and parameter types with their defaults, template parameters with their
+defaults, constexpr-ness, enumerators and values, macros and their parameters, and the header that
+declares it (scripts/api_conformance/compare.py). Each difference is one line.
+
+tests/tt_reference/api_differences.json lists the allowed differences in groups, each with a class
+and a reason; every reason must also be written in docs/tt-dialect.md ("The API against 0.81.1").
+The check fails on a difference no group lists, on a listed difference that no longer occurs (the
+list stays true), and on a reason the document lacks. It skips (exit 77) with one line when the
+reference tree or the clang bindings are missing.
+
+  api-conformance.py               the check (ctest ApiConformance)
+  api-conformance.py --differences print every difference, allowed or not
+  api-conformance.py --table       the document's table of groups, from the data file
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SKIP = 77
+DOC_SECTION = "## The API against 0.81.1"
+CLASSES = ("deviating", "older form", "ditmk only", "not modelled", "header")
+
+
+def tree_path() -> tuple[Path, str]:
+    """Where scripts/fetch-tt-metal.sh puts the reference tree, and the first line of the stamp a
+    complete one has (as tests/support/tt_metal_tree.hpp reads it)."""
+    pin = dict(line.split("=", 1) for line in (REPO / "scripts/tt-metal.pin").read_text().splitlines()
+               if "=" in line and not line.startswith("#"))
+    if os.environ.get("DITMK_TT_METAL"):
+        tree = Path(os.environ["DITMK_TT_METAL"])
+    else:
+        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        tree = cache / "ditmk" / f"tt-metal-{pin['version']}"
+    return tree, f"ttnn {pin['version']} sha256 {pin['sha256']}"
+
+
+def doc_section(doc: Path) -> str:
+    text = doc.read_text()
+    start = text.find(DOC_SECTION)
+    if start < 0:
+        return ""
+    end = text.find("\n## ", start + len(DOC_SECTION))
+    return text[start:end if end >= 0 else len(text)]
+
+
+def table(groups: list[dict]) -> str:
+    rows = ["| Calls | Against 0.81.1 | Why |", "|---|---|---|"]
+    for g in groups:
+        rows.append(f"| {g['calls']} | {g['class']} | {g['reason']} |")
+    return "\n".join(rows)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--allowed", type=Path, default=REPO / "tests/tt_reference/api_differences.json")
+    ap.add_argument("--doc", type=Path, default=REPO / "docs/tt-dialect.md")
+    ap.add_argument("--include", type=Path, default=REPO / "src/ditmk/tt/dialect/include")
+    ap.add_argument("--differences", action="store_true", help="print every difference and exit")
+    ap.add_argument("--table", action="store_true", help="print the document's table and exit")
+    ap.add_argument("--verbose", action="store_true", help="also print clang's errors on 0.81.1's headers")
+    args = ap.parse_args()
+
+    groups = json.loads(args.allowed.read_text())["groups"]
+    if args.table:
+        print(table(groups))
+        return 0
+
+    tree, stamp = tree_path()
+    stamp_file = tree / ".ditmk-tree"
+    if not stamp_file.is_file() or stamp_file.read_text().splitlines()[:1] != [stamp]:
+        print(f"SKIP: tt-metal reference tree missing at {tree} (scripts/fetch-tt-metal.sh fetches it)")
+        return SKIP
+    try:
+        sys.path.insert(0, str(REPO / "scripts"))
+        from api_conformance.compare import compare
+        from api_conformance.extract import parse_side
+        from api_conformance.sides import GENERATED, ditmk_side, tt_metal_side
+    except ImportError as e:
+        print(f"SKIP: clang's Python bindings missing ({e}; Debian package python3-clang-14)")
+        return SKIP
+
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="ditmk-api-") as tmp:
+        shim = Path(tmp)
+        for name, text in GENERATED.items():
+            (shim / name).write_text(text)
+        ours, ours_reach, our_errors = parse_side(ditmk_side(args.include), shim)
+        theirs, _, their_errors = parse_side(tt_metal_side(tree), shim)
+    if our_errors:
+        print("ditmk's headers do not parse:", *our_errors[:20], sep="\n  ")
+        return 1
+    if args.verbose:
+        print(f"{len(their_errors)} clang errors in 0.81.1's headers (function bodies are skipped; these are "
+              "declarations clang could not resolve):", *their_errors, sep="\n  ")
+    result = compare(ours, ours_reach, theirs)
+    if args.differences:
+        print(*result.differences, sep="\n")
+        return 0
+
+    allowed: dict[str, dict] = {}
+    problems: list[str] = []
+    section = doc_section(args.doc)
+    for g in groups:
+        if g["class"] not in CLASSES:
+            problems.append(f"{args.allowed.name}: group '{g['calls']}' has class '{g['class']}' (one of {CLASSES})")
+        if g["reason"] not in section:
+            problems.append(f"{args.doc.name}: '{DOC_SECTION[3:]}' lacks the reason of group '{g['calls']}'")
+        for line in g["differences"]:
+            allowed[line] = g
+    found = set(result.differences)
+    unexpected = [d for d in result.differences if d not in allowed]
+    stale = [d for d in allowed if d not in found]
+
+    units = {u for u, _ in result.compared}
+    names = {n for _, n in result.compared}
+    print(f"compared {len(result.compared)} declarations ({len(names)} names in {len(units)} APIs: "
+          f"{', '.join(sorted(units))}); alike {len(result.same)}, differences {len(result.differences)}")
+    by_class: dict[str, int] = {}
+    for d in result.differences:
+        if d in allowed:
+            by_class[allowed[d]["class"]] = by_class.get(allowed[d]["class"], 0) + 1
+    print("differences by class: " + ", ".join(f"{c} {by_class.get(c, 0)}" for c in CLASSES))
+    print(f"0.81.1's public headers declare {len(result.reference_names)} names in these APIs; "
+          f"ditmk declares {len(result.covered)} of them")
+    print(f"({time.monotonic() - started:.1f} s)")
+    for d in unexpected:
+        print(f"not allowed: {d}")
+    for d in stale:
+        print(f"stale (no longer occurs; remove it from {args.allowed.name}): {d}")
+    for p in problems:
+        print(p)
+    return 1 if unexpected or stale or problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

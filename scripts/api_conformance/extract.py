@@ -1,0 +1,353 @@
+"""Reads the declarations a set of device headers export, through libclang (python3-clang-14).
+
+One side (ditmk's headers or tt-metal 0.81.1's) is parsed as a few translation units, each the
+#includes of that side's public headers under one processor's defines (data movement, compute).
+Function bodies are skipped: only declarations are compared, and tt-metal's bodies need the RISC-V
+compiler's builtins. Headers the reference tree does not carry (the SFPI compiler's sfpi.h and
+lltt.h, tt-llk's sanitizer/api.h) are found by parsing and are stood in for by empty files in a
+temporary folder, never when the missing header is one of the side's own public headers.
+
+Each declaration becomes a Decl: the header that exports it (its own file when that is public,
+else the nearest public header that includes it), a kind, a qualified name and a signature string
+built from canonical types (so uint32_t and std::uint32_t compare equal; parameter names do not
+count, default values and template parameters do).
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+from clang import cindex
+
+K = cindex.CursorKind
+
+LIBCLANG = "/usr/lib/llvm-14/lib/libclang.so.1"
+
+
+@dataclasses.dataclass(frozen=True)
+class Decl:
+    kind: str  # function, class, enum, variable, type, macro
+    name: str  # qualified, e.g. ckernel::mm_init, Noc::async_read
+    header: tuple[str, ...]  # the public headers nearest above its file (relative to the API root)
+    signature: str  # what is compared besides the header
+    written_in_public: bool  # declared in a public header itself (not reached through an internal one)
+    unit: str = ""  # the translation unit (dataflow, compute) it was seen in
+
+
+@dataclasses.dataclass
+class Side:
+    name: str
+    roots: list[Path]  # API roots: a header's name is its path relative to the first that holds it
+    include_dirs: list[Path]
+    is_public: "callable"  # relative header path -> bool
+    defines: dict[str, list[str]]  # translation unit name -> -D flags
+    headers: dict[str, list[str]]  # translation unit name -> public headers to include
+    owned: list[Path]  # files outside these (the C++ library, stand-ins) belong to neither side
+    prelude: dict[str, list[str]] = dataclasses.field(default_factory=dict)  # included first, unattributed
+
+
+def _library():
+    if not cindex.Config.loaded:
+        cindex.Config.set_library_file(LIBCLANG)
+
+
+def _relative(path: str, roots: list[Path]) -> str | None:
+    p = Path(path).resolve()
+    for root in roots:
+        try:
+            return str(p.relative_to(root))
+        except ValueError:
+            pass
+    return None
+
+
+def _tokens(cursor) -> list[str]:
+    return [t.spelling for t in cursor.get_tokens()]
+
+
+def _default(cursor) -> str:
+    """The default of a parameter or template parameter, as written (normalised spacing)."""
+    toks = _tokens(cursor)
+    depth = 0
+    for i, t in enumerate(toks):
+        if t in "<([{":
+            depth += 1
+        elif t in ">)]}":
+            depth -= 1
+        elif t == "=" and depth == 0:
+            return " ".join(toks[i + 1:])
+    return ""
+
+
+def _value(t) -> str:
+    """A by-value parameter's or return type without its top-level const (not part of the signature)."""
+    c = t.get_canonical()
+    s = _canonical(t)
+    if c.is_const_qualified() and c.kind not in (cindex.TypeKind.LVALUEREFERENCE, cindex.TypeKind.RVALUEREFERENCE):
+        s = re.sub(r"^const |(?<=\*) ?const$", "", s).strip()
+    return s
+
+
+def _canonical(t) -> str:
+    s = t.get_canonical().spelling
+    # Template parameters print by position; say so uniformly.
+    return re.sub(r"\s+", " ", s)
+
+
+def _template_params(cursor) -> list[str]:
+    out = []
+    for c in cursor.get_children():
+        if c.kind == K.TEMPLATE_TYPE_PARAMETER:
+            toks = _tokens(c)
+            pack = "..." if "..." in toks else ""
+            s = f"typename{pack}"
+        elif c.kind == K.TEMPLATE_NON_TYPE_PARAMETER:
+            toks = _tokens(c)
+            pack = "..." if "..." in toks else ""
+            ty = "auto" if toks and toks[0] == "auto" else _canonical(c.type)
+            s = f"{ty}{pack}"
+        elif c.kind == K.TEMPLATE_TEMPLATE_PARAMETER:
+            s = "template"
+        else:
+            continue
+        d = _default(c)
+        out.append(f"{s} = {d}" if d else s)
+    return out
+
+
+def _is_constexpr(cursor) -> bool:
+    # The specifiers come before the declared name; stop there (a body may say constexpr too).
+    for t in cursor.get_tokens():
+        if t.spelling == cursor.spelling:
+            return False
+        if t.spelling in ("constexpr", "consteval"):
+            return True
+    return False
+
+
+def _function_signature(cursor) -> str:
+    params = [c for c in cursor.get_children() if c.kind == K.PARM_DECL]
+    ps = []
+    for p in params:
+        d = _default(p)
+        ty = _value(p.type)
+        ps.append(f"{ty} = {d}" if d else ty)
+    ret = _value(cursor.result_type)
+    if cursor.type.kind == cindex.TypeKind.FUNCTIONPROTO and cursor.type.is_function_variadic():
+        ps.append("...")
+    sig = f"{ret}({', '.join(ps)})"
+    if cursor.kind == K.FUNCTION_TEMPLATE:
+        sig = f"template <{', '.join(_template_params(cursor))}> {sig}"
+    if _is_constexpr(cursor):
+        sig = "constexpr " + sig
+    if cursor.kind == K.CXX_METHOD and cursor.is_const_method():
+        sig += " const"
+    if cursor.kind == K.CXX_METHOD and cursor.is_static_method():
+        sig = "static " + sig
+    return sig
+
+
+# Namespaces that hold a side's plumbing rather than its API.
+PRIVATE_NAMESPACES = {"ditmk", "detail", "internal", "internal_", "(anonymous)"}
+
+
+def _private(namespace: str) -> bool:
+    return (namespace in PRIVATE_NAMESPACES or namespace.endswith("_detail") or namespace.startswith("detail_")
+            or namespace.endswith("_internal"))
+
+FUNCTIONS = (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE)
+CLASSES = (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE, K.UNION_DECL)
+MEMBER_FUNCTIONS = (K.CXX_METHOD, K.FUNCTION_TEMPLATE, K.CONSTRUCTOR)
+
+
+def _members(cursor, qname, header, public, out):
+    for m in cursor.get_children():
+        if m.access_specifier not in (cindex.AccessSpecifier.PUBLIC, cindex.AccessSpecifier.INVALID):
+            continue
+        if m.kind in MEMBER_FUNCTIONS:
+            if m.is_deleted_method() if hasattr(m, "is_deleted_method") else False:
+                continue
+            if not m.spelling.startswith("<deduction guide"):
+                out.append(Decl("function", f"{qname}::{m.spelling}", header, _function_signature(m), public))
+        elif m.kind == K.FIELD_DECL:
+            out.append(Decl("variable", f"{qname}::{m.spelling}", header, _canonical(m.type), public))
+        elif m.kind == K.VAR_DECL:
+            sig = ("constexpr " if _is_constexpr(m) else "static ") + _canonical(m.type)
+            out.append(Decl("variable", f"{qname}::{m.spelling}", header, sig, public))
+
+
+def _enum(cursor) -> str:
+    vals = [f"{e.spelling} = {e.enum_value}" for e in cursor.get_children() if e.kind == K.ENUM_CONSTANT_DECL]
+    scoped = "class " if any(t in ("class", "struct") for t in _tokens(cursor)[:3]) else ""
+    return f"enum {scoped}: {_canonical(cursor.enum_type)} {{{', '.join(vals)}}}"
+
+
+def _macro(cursor) -> str:
+    toks = list(cursor.get_tokens())
+    if len(toks) >= 2 and toks[1].spelling == "(" and toks[1].extent.start.offset == toks[0].extent.end.offset:
+        close = next(i for i, t in enumerate(toks) if t.spelling == ")")
+        return "macro(" + "".join(t.spelling for t in toks[2:close]).replace(",", ", ") + ")"
+    return "macro"
+
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
+
+
+class IncludeGraph:
+    """Who includes whom among the files of one translation unit, read from their #include lines
+    (so a header skipped by #pragma once still counts as included where it is written)."""
+
+    def __init__(self, side: Side, files: set[str]):
+        self.side = side
+        self.children: dict[str, set[str]] = {f: set() for f in files}
+        self.parents: dict[str, set[str]] = {f: set() for f in files}
+        for f in files:
+            try:
+                text = Path(f).read_text(errors="replace")
+            except OSError:
+                continue
+            for name in _INCLUDE.findall(text):
+                for d in [Path(f).parent] + list(side.include_dirs):
+                    target = str((Path(d) / name).resolve())
+                    if target in self.children:
+                        self.children[f].add(target)
+                        self.parents[target].add(f)
+                        break
+        self._exporters: dict[str, tuple[str, ...]] = {}
+
+    def public_name(self, f: str) -> str | None:
+        rel = _relative(f, self.side.roots)
+        return rel if rel is not None and self.side.is_public(rel) else None
+
+    def exporters(self, f: str) -> tuple[str, ...]:
+        """The public headers nearest above a file (the file itself when it is public)."""
+        if f not in self._exporters:
+            found, seen, todo = set(), {f}, [f]
+            while todo:
+                g = todo.pop()
+                name = self.public_name(g)
+                if name is not None:
+                    found.add(name)
+                    continue
+                for p in self.parents.get(g, ()):
+                    if p not in seen:
+                        seen.add(p)
+                        todo.append(p)
+            self._exporters[f] = tuple(sorted(found))
+        return self._exporters[f]
+
+    def reach(self) -> dict[str, set[str]]:
+        """For each public header, the public headers a kernel that includes it also gets."""
+        out = {}
+        for f in self.children:
+            name = self.public_name(f)
+            if name is None:
+                continue
+            seen, todo = {f}, [f]
+            while todo:
+                for c in self.children[todo.pop()]:
+                    if c not in seen:
+                        seen.add(c)
+                        todo.append(c)
+            out[name] = {n for n in map(self.public_name, seen) if n is not None}
+        return out
+
+
+class _Walker:
+    def __init__(self, side: Side, graph: IncludeGraph):
+        self.side = side
+        self.graph = graph
+        self.cache: dict[str, tuple[tuple[str, ...], bool]] = {}
+        self.out: list[Decl] = []
+
+    def header_of(self, name: str) -> tuple[tuple[str, ...], bool]:
+        """The public headers that export a file's declarations, and whether the file is one."""
+        if name not in self.cache:
+            f = str(Path(name).resolve())
+            if _relative(f, self.side.owned) is None:
+                self.cache[name] = ((), False)
+            else:
+                self.cache[name] = (self.graph.exporters(f), self.graph.public_name(f) is not None)
+        return self.cache[name]
+
+    def walk(self, cursor, scope: list[str]):
+        for c in cursor.get_children():
+            if c.kind == K.NAMESPACE:
+                self.walk(c, scope + [c.spelling or "(anonymous)"])
+                continue
+            if c.kind == K.LINKAGE_SPEC:
+                self.walk(c, scope)
+                continue
+            if c.location.file is None or not c.spelling:
+                continue
+            header, public = self.header_of(c.location.file.name)
+            if not header:
+                continue
+            if any(map(_private, scope)) or c.spelling.lower().startswith("ditmk_"):
+                continue
+            if c.spelling.startswith("<deduction guide"):
+                continue  # how class template arguments are deduced; the constructors are compared
+            qname = "::".join(scope + [c.spelling])
+            if c.kind in FUNCTIONS:
+                self.out.append(Decl("function", qname, header, _function_signature(c), public))
+            elif c.kind in CLASSES and c.is_definition():
+                tparams = _template_params(c) if c.kind == K.CLASS_TEMPLATE else []
+                sig = f"template <{', '.join(tparams)}> class" if c.kind == K.CLASS_TEMPLATE else "class"
+                self.out.append(Decl("class", qname, header, sig, public))
+                _members(c, qname, header, public, self.out)
+            elif c.kind == K.ENUM_DECL and c.is_definition():
+                self.out.append(Decl("enum", qname, header, _enum(c), public))
+            elif c.kind == K.VAR_DECL:
+                sig = ("constexpr " if _is_constexpr(c) else "") + _canonical(c.type)
+                self.out.append(Decl("variable", qname, header, sig, public))
+            elif c.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL):
+                self.out.append(Decl("type", qname, header, _canonical(c.underlying_typedef_type), public))
+            elif c.kind == K.MACRO_DEFINITION and not scope:
+                if c.spelling.startswith("_") or c.spelling.startswith("DITMK_"):
+                    continue
+                self.out.append(Decl("macro", c.spelling, header, _macro(c), public))
+
+
+_MISSING = re.compile(r"'([^']+)' file not found")
+
+
+def parse_side(side: Side, shim_dir: Path) -> tuple[list[Decl], dict, list[str]]:
+    """Every declaration the side's translation units export, which public headers each public
+    header brings in (per unit), and clang's errors (for --verbose)."""
+    _library()
+    index = cindex.Index.create()
+    decls: dict[tuple, Decl] = {}
+    reach: dict[str, dict[str, set[str]]] = {}
+    errors: list[str] = []
+    opts = (cindex.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+            | cindex.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES
+            | cindex.TranslationUnit.PARSE_INCOMPLETE)
+    for unit, headers in side.headers.items():
+        present = [h for h in headers if any((r / h).is_file() for r in side.roots)]
+        source = "".join(f'#include "{h}"\n' for h in side.prelude.get(unit, []) + present)
+        name = f"{side.name}_{unit}.cpp"
+        args = ["-x", "c++", "-std=c++20", "-w", "-ferror-limit=0"]
+        args += [f"-I{d}" for d in side.include_dirs] + [f"-I{shim_dir}"] + side.defines[unit]
+        for _ in range(40):
+            tu = index.parse(name, args=args, unsaved_files=[(name, source)], options=opts)
+            missing = [m.group(1) for d in tu.diagnostics if d.severity >= cindex.Diagnostic.Fatal
+                       for m in [_MISSING.search(d.spelling)] if m]
+            if not missing:
+                break
+            for m in missing:
+                if any(side.is_public(m) and (r / m).exists() for r in side.roots):
+                    raise RuntimeError(f"{side.name}: public header {m} not found")
+                (shim_dir / m).parent.mkdir(parents=True, exist_ok=True)
+                (shim_dir / m).write_text("// empty stand-in: the reference tree does not carry this header\n")
+        files = {str(Path(i.include.name).resolve()) for i in tu.get_includes()}
+        graph = IncludeGraph(side, files)
+        for h, r in graph.reach().items():
+            reach.setdefault(unit, {}).setdefault(h, set()).update(r)
+        walker = _Walker(side, graph)
+        walker.walk(tu.cursor, [])
+        for d in walker.out:
+            decls.setdefault((unit, d.kind, d.name, d.signature), dataclasses.replace(d, unit=unit))
+        errors += [f"{unit}: {d.location.file}:{d.location.line}: {d.spelling}" for d in tu.diagnostics
+                   if d.severity >= cindex.Diagnostic.Error]
+    return list(decls.values()), reach, errors
