@@ -1,7 +1,7 @@
 """Compares ditmk's declarations with 0.81.1's, name by name, and says each difference in one line.
 
-Compared: every name ditmk's public headers export, and every name of 0.81.1's object-style
-dataflow API (OBJECT_API), per translation unit (a call can be in both the data-movement and the
+Compared: every name ditmk's public headers export, every name 0.81.1 declares in a header ditmk
+also has, and every name of 0.81.1's object-style dataflow API (OBJECT_API), per translation unit (a call can be in both the data-movement and the
 compute API, from different headers). A name's declarations on a side are a set of signatures (the
 overloads; a macro and a variable of the same name are two entries), so a difference is an overload
 one side has and the other lacks, or, when each side has exactly one the other lacks, the pair.
@@ -18,6 +18,10 @@ from .extract import Decl
 # 0.81.1's object-style dataflow API (Noc, CircularBuffer, the endpoints, semaphores).
 OBJECT_API = ("api/dataflow/noc.h", "api/dataflow/circular_buffer.h", "api/dataflow/endpoints.h",
               "api/dataflow/noc_semaphore.h", "api/dataflow/semaphore_dm_impl.h")
+
+
+# Headers of ops ditmk models whose 0.81.1 file name differs from ditmk's (transpose_wh.h).
+MORE_HEADERS = ("api/compute/transpose.h",)
 
 
 @dataclasses.dataclass
@@ -46,8 +50,13 @@ def compare(ours: list[Decl], ours_reach: dict, theirs: list[Decl]) -> Result:
         ref[(d.unit, d.name)].append(d)
 
     reference_names = {(d.unit, d.name) for d in theirs if d.written_in_public}
-    object_names = {(d.unit, d.name) for d in theirs if d.written_in_public and set(d.header) & set(OBJECT_API)}
-    compared = sorted(set(mine) | object_names)
+    # Besides ditmk's names: all that 0.81.1 declares in the headers ditmk also has (the calls of the
+    # ops it models, under their 0.81.1 names), in MORE_HEADERS, and its object-style API.
+    mirrored = {(unit, h) for unit, headers in ours_reach.items() for h in headers} | {
+        (unit, h) for unit in ours_reach for h in MORE_HEADERS + OBJECT_API}
+    theirs_compared = {(d.unit, d.name) for d in theirs
+                       if d.written_in_public and any((d.unit, h) in mirrored for h in d.header)}
+    compared = sorted(set(mine) | theirs_compared)
 
     diffs: list[str] = []
     same: list[tuple[str, str]] = []
@@ -71,7 +80,9 @@ def compare(ours: list[Decl], ours_reach: dict, theirs: list[Decl]) -> Result:
         before = len(diffs)
         ms, rs = {_entry(d) for d in m}, {_entry(d) for d in r}
         only_m, only_r = sorted(ms - rs), sorted(rs - ms)
-        if len(only_m) == 1 and len(only_r) == 1:
+        if len(only_m) == 1 and len(only_r) == 1 and only_m[0].startswith("enum") and only_r[0].startswith("enum"):
+            diffs += _enum_difference(where, only_m[0], only_r[0])
+        elif len(only_m) == 1 and len(only_r) == 1:
             diffs.append(f"{where}: ditmk `{only_m[0]}`, 0.81.1 `{only_r[0]}`")
         else:
             diffs += [f"{where}: only ditmk has `{s}`" for s in only_m]
@@ -90,6 +101,22 @@ def _merge_units(lines: list[str]) -> list[str]:
         unit, rest = line[1:].split("] ", 1)
         units[rest].append(unit)
     return sorted(f"[{', '.join(sorted(set(u)))}] {rest}" for rest, u in units.items())
+
+
+def _enum_difference(where: str, mine: str, ref: str) -> list[str]:
+    """An enum's kind (scoped or not, underlying type) and the enumerators one side lacks."""
+    def split(sig):
+        head, body = sig.split(" {", 1)
+        return head, set(body.rstrip("}").split(", ")) - {""}
+    (mh, mv), (rh, rv) = split(mine), split(ref)
+    out = []
+    if mh != rh:
+        out.append(f"{where}: ditmk `{mh}`, 0.81.1 `{rh}`")
+    if mv - rv:
+        out.append(f"{where}: only ditmk has {', '.join(sorted(mv - rv))}")
+    if rv - mv:
+        out.append(f"{where}: only 0.81.1 has {', '.join(sorted(rv - mv))}")
+    return out
 
 
 def _kinds(ds: list[Decl]) -> str:

@@ -178,7 +178,16 @@ def _members(cursor, qname, header, public, out):
 
 
 def _enum(cursor) -> str:
-    vals = [f"{e.spelling} = {e.enum_value}" for e in cursor.get_children() if e.kind == K.ENUM_CONSTANT_DECL]
+    underlying = cursor.enum_type.get_canonical()
+    bits = 8 * max(underlying.get_size(), 1)
+    unsigned = underlying.spelling.startswith("unsigned") or underlying.spelling in ("bool", "char8_t")
+
+    def value(e) -> int:
+        return e.enum_value % (1 << bits) if unsigned else e.enum_value
+
+    # In value order: the order enumerators are written in does not change what a kernel can say.
+    members = sorted((value(e), e.spelling) for e in cursor.get_children() if e.kind == K.ENUM_CONSTANT_DECL)
+    vals = [f"{name} = {v}" for v, name in members]
     scoped = "class " if any(t in ("class", "struct") for t in _tokens(cursor)[:3]) else ""
     return f"enum {scoped}: {_canonical(cursor.enum_type)} {{{', '.join(vals)}}}"
 

@@ -24,6 +24,13 @@ COMPUTE = ["api/compile_time_args.h", "api/named_compile_time_args.h", "api/comp
            "compute_kernel_api/eltwise_unary/*.h", "hostdevcommon/*.h", "tools/profiler/*.hpp"]
 
 
+# A kernel with one compile-time arg and one named one: both sides declare
+# get_named_compile_time_arg_val only then. ditmk's kernel compiler writes the map with its braces
+# (kernel_compiler.cpp), tt-metal's JIT without.
+NAMED_ARGS = ['-DKERNEL_COMPILE_TIME_ARG_MAP={{"n",0}}', "-DKERNEL_COMPILE_TIME_ARGS=0"]
+TT_NAMED_ARGS = ['-DKERNEL_COMPILE_TIME_ARG_MAP={"n",0}', "-DKERNEL_COMPILE_TIME_ARGS=0"]
+
+
 def ditmk_side(include: Path) -> Side:
     def public(rel: str) -> bool:
         # ditmk/ and ditmk_*.h are the dialect's own plumbing (the ABI, the kernel prelude).
@@ -37,7 +44,7 @@ def ditmk_side(include: Path) -> Side:
         is_public=public,
         # The kernel compiler's wrapper includes the prelude before anything of the kernel.
         prelude={"dataflow": ["ditmk_kernel_prelude.h"], "compute": ["ditmk_kernel_prelude.h"]},
-        defines={"dataflow": ["-DCOMPILE_FOR_BRISC", "-DNOC_INDEX=0"], "compute": ["-DCOMPILE_FOR_TRISC"]},
+        defines={"dataflow": ["-DCOMPILE_FOR_BRISC", "-DNOC_INDEX=0"] + NAMED_ARGS, "compute": ["-DCOMPILE_FOR_TRISC"] + NAMED_ARGS},
         headers={"dataflow": [h for h in _headers(include, DATAFLOW) if public(h)],
                  "compute": [h for h in _headers(include, COMPUTE) if public(h)]},
     )
@@ -66,7 +73,7 @@ def tt_metal_side(tree: Path) -> Side:
                     m / "tt-llk/common", m / "tt-llk/tt_llk_blackhole/llk_lib", m / "api", m / "api/tt-metalium",
                     tree / "ttnn", tree / "ttnn/cpp"]
     roots = [(m / "hw/inc").resolve(), (m / "hostdevcommon/api").resolve()]
-    common = ["-DARCH_BLACKHOLE", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DNUM_DRAM_BANKS=8", "-DNUM_L1_BANKS=140",
+    common = TT_NAMED_ARGS + ["-DARCH_BLACKHOLE", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DNUM_DRAM_BANKS=8", "-DNUM_L1_BANKS=140",
               "-DLOG_BASE_2_OF_NUM_DRAM_BANKS=3"]
 
     def public(rel: str) -> bool:
