@@ -16,7 +16,9 @@ reference tree or the clang bindings are missing.
 
   api-conformance.py               the check (ctest ApiConformance)
   api-conformance.py --differences print every difference, allowed or not
+  api-conformance.py --same        print the names both sides declare alike
   api-conformance.py --table       the document's table of groups, from the data file
+  api-conformance.py --usage       how many of ttnn's kernels call each compute call, modelled or not
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 SKIP = 77
 DOC_SECTION = "## The API against 0.81.1"
-CLASSES = ("deviating", "older form", "ditmk only", "not modelled", "header")
+CLASSES = ("deviating", "older form", "not modelled", "header")
 
 
 def tree_path() -> tuple[Path, str]:
@@ -63,13 +65,34 @@ def table(groups: list[dict]) -> str:
     return "\n".join(rows)
 
 
+def usage(tree: Path, ours, theirs) -> int:
+    """The compute calls of 0.81.1's compute headers that ttnn's kernels make, and which ditmk declares."""
+    from api_conformance.usage import count_calls
+
+    kernels, compute_kernels, counts = count_calls(tree)
+    short = lambda name: name.rsplit("::", 1)[-1]
+    declared = {short(d.name) for d in ours if d.unit == "compute" and d.kind == "function"}
+    calls = {short(d.name) for d in theirs if d.unit == "compute" and d.kind == "function" and d.written_in_public
+             and any(h.startswith("api/compute/") for h in d.header) and "::" not in short(d.name)}
+    used = sorted(((counts[c], c) for c in calls if counts[c]), reverse=True)
+    modelled = [(n, c) for n, c in used if c in declared]
+    missing = [(n, c) for n, c in used if c not in declared]
+    print(f"{kernels} kernels ({compute_kernels} compute); 0.81.1's compute headers declare {len(calls)} calls, "
+          f"{len(used)} of which the kernels call; ditmk declares {len(modelled)} of those")
+    print("declared by ditmk (kernels calling it):", ", ".join(f"{c} {n}" for n, c in modelled))
+    print("not declared, most used first:", ", ".join(f"{c} {n}" for n, c in missing))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--allowed", type=Path, default=REPO / "tests/tt_reference/api_differences.json")
     ap.add_argument("--doc", type=Path, default=REPO / "docs/tt-dialect.md")
     ap.add_argument("--include", type=Path, default=REPO / "src/ditmk/tt/dialect/include")
     ap.add_argument("--differences", action="store_true", help="print every difference and exit")
+    ap.add_argument("--same", action="store_true", help="print the names declared alike and exit")
     ap.add_argument("--table", action="store_true", help="print the document's table and exit")
+    ap.add_argument("--usage", action="store_true", help="print the compute calls ttnn's kernels make and exit")
     ap.add_argument("--verbose", action="store_true", help="also print clang's errors on 0.81.1's headers")
     args = ap.parse_args()
 
@@ -105,9 +128,15 @@ def main() -> int:
     if args.verbose:
         print(f"{len(their_errors)} clang errors in 0.81.1's headers (function bodies are skipped; these are "
               "declarations clang could not resolve):", *their_errors, sep="\n  ")
+    if args.usage:
+        return usage(tree, ours, theirs)
     result = compare(ours, ours_reach, theirs)
     if args.differences:
         print(*result.differences, sep="\n")
+        return 0
+    if args.same:
+        for unit in sorted({u for u, _ in result.same}):
+            print(f"{unit}: " + ", ".join(n for u, n in result.same if u == unit))
         return 0
 
     allowed: dict[str, dict] = {}
@@ -126,8 +155,8 @@ def main() -> int:
 
     units = {u for u, _ in result.compared}
     names = {n for _, n in result.compared}
-    print(f"compared {len(result.compared)} declarations ({len(names)} names in {len(units)} APIs: "
-          f"{', '.join(sorted(units))}); alike {len(result.same)}, differences {len(result.differences)}")
+    print(f"compared {len(result.compared)} names of {len(units)} APIs ({', '.join(sorted(units))}; "
+          f"{len(names)} distinct): {len(result.same)} declared alike; {len(result.differences)} differences")
     by_class: dict[str, int] = {}
     for d in result.differences:
         if d in allowed:

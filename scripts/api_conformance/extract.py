@@ -263,6 +263,12 @@ class IncludeGraph:
         return out
 
 
+def _include_guard(cursor) -> bool:
+    """A header's own guard macro (FOO_H defined empty) is no API."""
+    name = cursor.spelling
+    return re.search(r"_(H|HPP|H_|INL)$", name) is not None and len(list(cursor.get_tokens())) == 1
+
+
 class _Walker:
     def __init__(self, side: Side, graph: IncludeGraph):
         self.side = side
@@ -313,7 +319,7 @@ class _Walker:
             elif c.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL):
                 self.out.append(Decl("type", qname, header, _canonical(c.underlying_typedef_type), public))
             elif c.kind == K.MACRO_DEFINITION and not scope:
-                if c.spelling.startswith("_") or c.spelling.startswith("DITMK_"):
+                if c.spelling.startswith("_") or c.spelling.startswith("DITMK_") or _include_guard(c):
                     continue
                 self.out.append(Decl("macro", c.spelling, header, _macro(c), public))
 
