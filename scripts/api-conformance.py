@@ -17,6 +17,7 @@ reference tree or the clang bindings are missing.
   api-conformance.py               the check (ctest ApiConformance)
   api-conformance.py --differences print every difference, allowed or not
   api-conformance.py --same        print the names both sides declare alike
+  api-conformance.py --calls       the document's table of calls: against 0.81.1, and the model
   api-conformance.py --table       the document's table of groups, from the data file
   api-conformance.py --usage       how many of ttnn's kernels call each compute call, modelled or not
 """
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -65,6 +67,55 @@ def table(groups: list[dict]) -> str:
     return "\n".join(rows)
 
 
+def model_of(name: str, models: list[dict]) -> str | None:
+    short = name.removeprefix("ckernel::").removeprefix("tt::")
+    for m in models:
+        if re.fullmatch(m["calls"], short):
+            return m["model"]
+    return None
+
+
+def calls_table(result, ours, groups: list[dict], models: list[dict]) -> tuple[str, list[str]]:
+    """Every call ditmk declares, by header: how it stands against 0.81.1 and how the emulator
+    treats it (the "models" of the data file); and the calls no model names."""
+    status: dict[tuple[str, str], set[str]] = {k: {"same"} for k in result.same}
+    for g in groups:
+        for line in g["differences"]:
+            units, rest = line[1:].split("] ", 1)
+            name = rest.split(": ", 1)[0]
+            for unit in units.split(", "):
+                status.setdefault((unit, name), set()).add(g["class"])
+    # A class stands as its members do.
+    for (unit, name), st in list(status.items()):
+        member = name.removeprefix("ckernel::")
+        if "::" in member:
+            owner = name[: len(name) - len(member)] + member.split("::", 1)[0]
+            status.setdefault((unit, owner), set()).update(st)
+    for st in status.values():
+        if len(st) > 1:
+            st.discard("same")
+    header = {}
+    for d in ours:
+        if d.kind in ("function", "macro", "class", "enum", "variable") and (d.kind != "variable" or "::" not in d.name):
+            header.setdefault((d.unit, d.name), d.header[0])
+    classes = {d.name for d in ours if d.kind == "class"}
+    rows: dict[tuple, list[str]] = {}
+    unmodelled = []
+    for (unit, name), h in sorted(header.items()):
+        if name.rsplit("::", 1)[0] in classes or (unit, name) not in status:
+            continue
+        model = model_of(name, models)
+        if model is None:
+            unmodelled.append(f"[{unit}] {name}")
+            continue
+        st = ", ".join(sorted(status[(unit, name)]))
+        rows.setdefault((unit, h, st, model), []).append(f"`{name.removeprefix('ckernel::')}`")  # as kernels call it
+    out = ["| API | ditmk's header | Calls | Against 0.81.1 | Model |", "|---|---|---|---|---|"]
+    for (unit, h, st, model), names in sorted(rows.items()):
+        out.append(f"| {unit} | `{h}` | {', '.join(names)} | {st} | {model} |")
+    return "\n".join(out), unmodelled
+
+
 def usage(tree: Path, ours, theirs) -> int:
     """The compute calls of 0.81.1's compute headers that ttnn's kernels make, and which ditmk declares."""
     from api_conformance.usage import count_calls
@@ -90,13 +141,15 @@ def main() -> int:
     ap.add_argument("--doc", type=Path, default=REPO / "docs/tt-dialect.md")
     ap.add_argument("--include", type=Path, default=REPO / "src/ditmk/tt/dialect/include")
     ap.add_argument("--differences", action="store_true", help="print every difference and exit")
+    ap.add_argument("--calls", action="store_true", help="print the document's table of calls and exit")
     ap.add_argument("--same", action="store_true", help="print the names declared alike and exit")
     ap.add_argument("--table", action="store_true", help="print the document's table and exit")
     ap.add_argument("--usage", action="store_true", help="print the compute calls ttnn's kernels make and exit")
     ap.add_argument("--verbose", action="store_true", help="also print clang's errors on 0.81.1's headers")
     args = ap.parse_args()
 
-    groups = json.loads(args.allowed.read_text())["groups"]
+    data = json.loads(args.allowed.read_text())
+    groups, models = data["groups"], data["models"]
     if args.table:
         print(table(groups))
         return 0
@@ -134,6 +187,9 @@ def main() -> int:
     if args.differences:
         print(*result.differences, sep="\n")
         return 0
+    if args.calls:
+        print(calls_table(result, ours, groups, models)[0])
+        return 0
     if args.same:
         for unit in sorted({u for u, _ in result.same}):
             print(f"{unit}: " + ", ".join(n for u, n in result.same if u == unit))
@@ -149,6 +205,10 @@ def main() -> int:
             problems.append(f"{args.doc.name}: '{DOC_SECTION[3:]}' lacks the reason of group '{g['calls']}'")
         for line in g["differences"]:
             allowed[line] = g
+    table_text, unmodelled = calls_table(result, ours, groups, models)
+    problems += [f"{args.allowed.name}: no model names {c}" for c in unmodelled]
+    if table_text not in args.doc.read_text():
+        problems.append(f"{args.doc.name}: the table of calls is not the one `--calls` prints")
     found = set(result.differences)
     unexpected = [d for d in result.differences if d not in allowed]
     stale = [d for d in allowed if d not in found]
