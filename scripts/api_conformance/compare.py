@@ -13,7 +13,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 
-from .extract import Decl
+from .decls import Decl
 
 # 0.81.1's object-style dataflow API (Noc, CircularBuffer, the endpoints, semaphores).
 OBJECT_API = ("api/dataflow/noc.h", "api/dataflow/circular_buffer.h", "api/dataflow/endpoints.h",

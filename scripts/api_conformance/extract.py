@@ -20,46 +20,17 @@ from pathlib import Path
 
 from clang import cindex
 
+from .decls import Decl, Side, relative
+from .include_graph import IncludeGraph
+
 K = cindex.CursorKind
 
 LIBCLANG = "/usr/lib/llvm-14/lib/libclang.so.1"
 
 
-@dataclasses.dataclass(frozen=True)
-class Decl:
-    kind: str  # function, class, enum, variable, type, macro
-    name: str  # qualified, e.g. ckernel::mm_init, Noc::async_read
-    header: tuple[str, ...]  # the public headers nearest above its file (relative to the API root)
-    signature: str  # what is compared besides the header
-    written_in_public: bool  # declared in a public header itself (not reached through an internal one)
-    unit: str = ""  # the translation unit (dataflow, compute) it was seen in
-
-
-@dataclasses.dataclass
-class Side:
-    name: str
-    roots: list[Path]  # API roots: a header's name is its path relative to the first that holds it
-    include_dirs: list[Path]
-    is_public: "callable"  # relative header path -> bool
-    defines: dict[str, list[str]]  # translation unit name -> -D flags
-    headers: dict[str, list[str]]  # translation unit name -> public headers to include
-    owned: list[Path]  # files outside these (the C++ library, stand-ins) belong to neither side
-    prelude: dict[str, list[str]] = dataclasses.field(default_factory=dict)  # included first, unattributed
-
-
 def _library():
     if not cindex.Config.loaded:
         cindex.Config.set_library_file(LIBCLANG)
-
-
-def _relative(path: str, roots: list[Path]) -> str | None:
-    p = Path(path).resolve()
-    for root in roots:
-        try:
-            return str(p.relative_to(root))
-        except ValueError:
-            pass
-    return None
 
 
 def _tokens(cursor) -> list[str]:
@@ -71,9 +42,9 @@ def _default(cursor) -> str:
     toks = _tokens(cursor)
     depth = 0
     for i, t in enumerate(toks):
-        if t in "<([{":
+        if t in ("<", "(", "[", "{"):
             depth += 1
-        elif t in ">)]}":
+        elif t in (">", ")", "]", "}"):
             depth -= 1
         elif t == "=" and depth == 0:
             return " ".join(toks[i + 1:])
@@ -90,9 +61,9 @@ def _value(t) -> str:
 
 
 def _canonical(t) -> str:
-    s = t.get_canonical().spelling
-    # Template parameters print by position; say so uniformly.
-    return re.sub(r"\s+", " ", s)
+    # Through typedefs to the type itself; a template's own parameters print by position
+    # (type-parameter-0-0), so two templates compare whatever their parameters are called.
+    return re.sub(r"\s+", " ", t.get_canonical().spelling)
 
 
 def _template_params(cursor) -> list[str]:
@@ -166,8 +137,6 @@ def _members(cursor, qname, header, public, out):
         if m.access_specifier not in (cindex.AccessSpecifier.PUBLIC, cindex.AccessSpecifier.INVALID):
             continue
         if m.kind in MEMBER_FUNCTIONS:
-            if m.is_deleted_method() if hasattr(m, "is_deleted_method") else False:
-                continue
             if not m.spelling.startswith("<deduction guide"):
                 out.append(Decl("function", f"{qname}::{m.spelling}", header, _function_signature(m), public))
         elif m.kind == K.FIELD_DECL:
@@ -200,69 +169,6 @@ def _macro(cursor) -> str:
     return "macro"
 
 
-_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
-
-
-class IncludeGraph:
-    """Who includes whom among the files of one translation unit, read from their #include lines
-    (so a header skipped by #pragma once still counts as included where it is written)."""
-
-    def __init__(self, side: Side, files: set[str]):
-        self.side = side
-        self.children: dict[str, set[str]] = {f: set() for f in files}
-        self.parents: dict[str, set[str]] = {f: set() for f in files}
-        for f in files:
-            try:
-                text = Path(f).read_text(errors="replace")
-            except OSError:
-                continue
-            for name in _INCLUDE.findall(text):
-                for d in [Path(f).parent] + list(side.include_dirs):
-                    target = str((Path(d) / name).resolve())
-                    if target in self.children:
-                        self.children[f].add(target)
-                        self.parents[target].add(f)
-                        break
-        self._exporters: dict[str, tuple[str, ...]] = {}
-
-    def public_name(self, f: str) -> str | None:
-        rel = _relative(f, self.side.roots)
-        return rel if rel is not None and self.side.is_public(rel) else None
-
-    def exporters(self, f: str) -> tuple[str, ...]:
-        """The public headers nearest above a file (the file itself when it is public)."""
-        if f not in self._exporters:
-            found, seen, todo = set(), {f}, [f]
-            while todo:
-                g = todo.pop()
-                name = self.public_name(g)
-                if name is not None:
-                    found.add(name)
-                    continue
-                for p in self.parents.get(g, ()):
-                    if p not in seen:
-                        seen.add(p)
-                        todo.append(p)
-            self._exporters[f] = tuple(sorted(found))
-        return self._exporters[f]
-
-    def reach(self) -> dict[str, set[str]]:
-        """For each public header, the public headers a kernel that includes it also gets."""
-        out = {}
-        for f in self.children:
-            name = self.public_name(f)
-            if name is None:
-                continue
-            seen, todo = {f}, [f]
-            while todo:
-                for c in self.children[todo.pop()]:
-                    if c not in seen:
-                        seen.add(c)
-                        todo.append(c)
-            out[name] = {n for n in map(self.public_name, seen) if n is not None}
-        return out
-
-
 def _include_guard(cursor) -> bool:
     """A header's own guard macro (FOO_H defined empty) is no API."""
     name = cursor.spelling
@@ -280,7 +186,7 @@ class _Walker:
         """The public headers that export a file's declarations, and whether the file is one."""
         if name not in self.cache:
             f = str(Path(name).resolve())
-            if _relative(f, self.side.owned) is None:
+            if relative(f, self.side.owned) is None:
                 self.cache[name] = ((), False)
             else:
                 self.cache[name] = (self.graph.exporters(f), self.graph.public_name(f) is not None)
@@ -351,8 +257,8 @@ def parse_side(side: Side, shim_dir: Path) -> tuple[list[Decl], dict, list[str]]
             if not missing:
                 break
             for m in missing:
-                if any(side.is_public(m) and (r / m).exists() for r in side.roots):
-                    raise RuntimeError(f"{side.name}: public header {m} not found")
+                if side.is_public(m):
+                    raise RuntimeError(f"{side.name}: its public header {m} is missing")
                 (shim_dir / m).parent.mkdir(parents=True, exist_ok=True)
                 (shim_dir / m).write_text("// empty stand-in: the reference tree does not carry this header\n")
         files = {str(Path(i.include.name).resolve()) for i in tu.get_includes()}

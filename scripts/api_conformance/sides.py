@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .extract import Side
+from .decls import Side
 
 
 def _headers(root: Path, patterns: list[str]) -> list[str]:
