@@ -174,7 +174,7 @@ def main() -> int:
         for name, text in GENERATED.items():
             (shim / name).write_text(text)
         ours, ours_reach, our_errors = parse_side(ditmk_side(args.include), shim)
-        theirs, _, their_errors = parse_side(tt_metal_side(tree), shim)
+        theirs, theirs_reach, their_errors = parse_side(tt_metal_side(tree), shim)
     if our_errors:
         print("ditmk's headers do not parse:", *our_errors[:20], sep="\n  ")
         return 1
@@ -183,7 +183,7 @@ def main() -> int:
               "declarations clang could not resolve):", *their_errors, sep="\n  ")
     if args.usage:
         return usage(tree, ours, theirs)
-    result = compare(ours, ours_reach, theirs)
+    result = compare(ours, ours_reach, theirs, theirs_reach)
     if args.differences:
         print(*result.differences, sep="\n")
         return 0
@@ -222,6 +222,10 @@ def main() -> int:
         if d in allowed:
             by_class[allowed[d]["class"]] = by_class.get(allowed[d]["class"], 0) + 1
     print("differences by class: " + ", ".join(f"{c} {by_class.get(c, 0)}" for c in CLASSES))
+    our_headers = {h for r in ours_reach.values() for h in r}
+    their_headers = {h for r in theirs_reach.values() for h in r}
+    print(f"public headers: ditmk {len(our_headers)}, 0.81.1 {len(their_headers)} (those the two APIs reach), "
+          f"{len(our_headers & their_headers)} of the same path")
     print(f"0.81.1's public headers declare {len(result.reference_names)} names in these APIs; "
           f"ditmk declares {len(result.covered)} of them")
     print(f"({time.monotonic() - started:.1f} s)")

@@ -41,7 +41,7 @@ def _owner(name: str) -> str | None:
     return name.rsplit("::", 1)[0] if "::" in name else None
 
 
-def compare(ours: list[Decl], ours_reach: dict, theirs: list[Decl]) -> Result:
+def compare(ours: list[Decl], ours_reach: dict, theirs: list[Decl], theirs_reach: dict) -> Result:
     mine = collections.defaultdict(list)
     ref = collections.defaultdict(list)
     for d in ours:
@@ -90,6 +90,7 @@ def compare(ours: list[Decl], ours_reach: dict, theirs: list[Decl]) -> Result:
         diffs += _header_difference(where, m, r, ours_reach.get(unit, {}))
         if len(diffs) == before:
             same.append((unit, name))
+    diffs += _header_files(ours_reach, theirs_reach)
     covered = {k for k in reference_names if k in mine}
     return Result(compared, same, _merge_units(diffs), reference_names, covered)
 
@@ -116,6 +117,17 @@ def _enum_difference(where: str, mine: str, ref: str) -> list[str]:
         out.append(f"{where}: only ditmk has {', '.join(sorted(mv - rv))}")
     if rv - mv:
         out.append(f"{where}: only 0.81.1 has {', '.join(sorted(rv - mv))}")
+    return out
+
+
+def _header_files(ours_reach: dict, theirs_reach: dict) -> list[str]:
+    """The public headers one side has and the other lacks: a kernel that includes one does not
+    compile on the other side."""
+    out = []
+    for unit in sorted(set(ours_reach) | set(theirs_reach)):
+        mine, ref = set(ours_reach.get(unit, {})), set(theirs_reach.get(unit, {}))
+        out += [f"[{unit}] header {h}: only ditmk has it" for h in sorted(mine - ref)]
+        out += [f"[{unit}] header {h}: only 0.81.1 has it" for h in sorted(ref - mine)]
     return out
 
 
