@@ -3,7 +3,8 @@
 
 Both sides are parsed with libclang (Debian's python3-clang-14): ditmk's headers under the kernel
 compiler's defines, 0.81.1's under its JIT build's (scripts/api_conformance/sides.py). Every name
-ditmk's public headers export, and every name of 0.81.1's object-style dataflow API, is compared:
+ditmk's public headers export, every name 0.81.1 declares in a header ditmk also has, and every name
+of 0.81.1's object-style dataflow API is compared, as are the public header files:
 its overloads' return and parameter types with their defaults, template parameters with their
 defaults, constexpr-ness, enumerators and values, macros and their parameters, and the header that
 declares it (scripts/api_conformance/compare.py). Each difference is one line.
@@ -11,7 +12,8 @@ declares it (scripts/api_conformance/compare.py). Each difference is one line.
 tests/tt_reference/api_differences.json lists the allowed differences in groups, each with a class
 and a reason; every reason must also be written in docs/tt-dialect.md ("The API against 0.81.1").
 The check fails on a difference no group lists, on a listed difference that no longer occurs (the
-list stays true), and on a reason the document lacks. It skips (exit 77) with one line when the
+list stays true), on a reason the document lacks, and when the document's two tables are not the
+ones --table and --calls print (a call of the table of calls needs a model in the data file). It skips (exit 77) with one line when the
 reference tree or the clang bindings are missing.
 
   api-conformance.py               the check (ctest ApiConformance)
@@ -209,6 +211,8 @@ def main() -> int:
     problems += [f"{args.allowed.name}: no model names {c}" for c in unmodelled]
     if table_text not in args.doc.read_text():
         problems.append(f"{args.doc.name}: the table of calls is not the one `--calls` prints")
+    if table(groups) not in section:
+        problems.append(f"{args.doc.name}: the table of groups is not the one `--table` prints")
     found = set(result.differences)
     unexpected = [d for d in result.differences if d not in allowed]
     stale = [d for d in allowed if d not in found]
