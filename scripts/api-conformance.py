@@ -13,8 +13,8 @@ tests/tt_reference/api_differences.json lists the allowed differences in groups,
 and a reason; every reason must also be written in docs/tt-dialect.md ("The API against 0.81.1").
 The check fails on a difference no group lists, on a listed difference that no longer occurs (the
 list stays true), on a reason the document lacks, and when the document's two tables are not the
-ones --table and --calls print (a call of the table of calls needs a model in the data file). It skips (exit 77) with one line when the
-reference tree or the clang bindings are missing.
+ones --table and --calls print (a call of the table of calls needs a model in the data file). It
+skips (exit 77) with one line when the reference tree or the clang bindings are missing.
 
   api-conformance.py               the check (ctest ApiConformance)
   api-conformance.py --differences print every difference, allowed or not
@@ -98,7 +98,7 @@ def calls_table(result, ours, groups: list[dict], models: list[dict]) -> tuple[s
             st.discard("same")
     header = {}
     for d in ours:
-        if d.kind in ("function", "macro", "class", "enum", "variable") and (d.kind != "variable" or "::" not in d.name):
+        if d.kind in ("function", "macro", "class", "enum") or (d.kind == "variable" and "::" not in d.name):
             header.setdefault((d.unit, d.name), d.header[0])
     classes = {d.name for d in ours if d.kind == "class"}
     rows: dict[tuple, list[str]] = {}

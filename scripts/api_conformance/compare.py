@@ -1,12 +1,13 @@
 """Compares ditmk's declarations with 0.81.1's, name by name, and says each difference in one line.
 
 Compared: every name ditmk's public headers export, every name 0.81.1 declares in a header ditmk
-also has, and every name of 0.81.1's object-style dataflow API (OBJECT_API), per translation unit (a call can be in both the data-movement and the
-compute API, from different headers). A name's declarations on a side are a set of signatures (the
-overloads; a macro and a variable of the same name are two entries), so a difference is an overload
-one side has and the other lacks, or, when each side has exactly one the other lacks, the pair.
-The header check asks whether a kernel that includes the header 0.81.1 declares a name in gets it
-from ditmk's headers too.
+also has, and every name of 0.81.1's object-style dataflow API (OBJECT_API), per translation unit
+(a call can be in both the data-movement and the compute API, from different headers). A name's
+declarations on a side are a set of signatures (the overloads; a macro and a variable of the same
+name are two entries), so a difference is an overload one side has and the other lacks, or, when
+each side has exactly one the other lacks, the pair. The header check asks whether a kernel that
+includes the header 0.81.1 declares a name in gets it from ditmk's headers too; the public header
+files are compared as well.
 """
 from __future__ import annotations
 

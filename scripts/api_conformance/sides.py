@@ -19,9 +19,10 @@ def _headers(root: Path, patterns: list[str]) -> list[str]:
 # kernels see different APIs (a call may exist on both, declared by different headers).
 DATAFLOW = ["api/*.h", "api/dataflow/*.h", "api/tensor/*.h", "api/debug/*.h", "api/debug/*.hpp",
             "debug/*.h", "dataflow_api.h", "hostdevcommon/*.h", "tools/profiler/*.hpp"]
-COMPUTE = ["api/compile_time_args.h", "api/named_compile_time_args.h", "api/compute/*.h", "api/compute/eltwise_unary/*.h", "api/debug/*.h",
-           "api/debug/*.hpp", "debug/*.h", "compute_kernel_api.h", "compute_kernel_api/*.h",
-           "compute_kernel_api/eltwise_unary/*.h", "hostdevcommon/*.h", "tools/profiler/*.hpp"]
+COMPUTE = ["api/compile_time_args.h", "api/named_compile_time_args.h", "api/compute/*.h",
+           "api/compute/eltwise_unary/*.h", "api/debug/*.h", "api/debug/*.hpp", "debug/*.h",
+           "compute_kernel_api.h", "compute_kernel_api/*.h", "compute_kernel_api/eltwise_unary/*.h",
+           "hostdevcommon/*.h", "tools/profiler/*.hpp"]
 
 
 # A kernel with one compile-time arg and one named one: both sides declare
@@ -44,7 +45,8 @@ def ditmk_side(include: Path) -> Side:
         is_public=public,
         # The kernel compiler's wrapper includes the prelude before anything of the kernel.
         prelude={"dataflow": ["ditmk_kernel_prelude.h"], "compute": ["ditmk_kernel_prelude.h"]},
-        defines={"dataflow": ["-DCOMPILE_FOR_BRISC", "-DNOC_INDEX=0"] + NAMED_ARGS, "compute": ["-DCOMPILE_FOR_TRISC"] + NAMED_ARGS},
+        defines={"dataflow": ["-DCOMPILE_FOR_BRISC", "-DNOC_INDEX=0"] + NAMED_ARGS,
+                 "compute": ["-DCOMPILE_FOR_TRISC"] + NAMED_ARGS},
         headers={"dataflow": [h for h in _headers(include, DATAFLOW) if public(h)],
                  "compute": [h for h in _headers(include, COMPUTE) if public(h)]},
     )
@@ -73,8 +75,10 @@ def tt_metal_side(tree: Path) -> Side:
                     m / "tt-llk/common", m / "tt-llk/tt_llk_blackhole/llk_lib", m / "api", m / "api/tt-metalium",
                     tree / "ttnn", tree / "ttnn/cpp"]
     roots = [(m / "hw/inc").resolve(), (m / "hostdevcommon/api").resolve()]
-    common = TT_NAMED_ARGS + ["-DARCH_BLACKHOLE", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DNUM_DRAM_BANKS=8", "-DNUM_L1_BANKS=140",
-              "-DLOG_BASE_2_OF_NUM_DRAM_BANKS=3"]
+    # The JIT derives the bank counts from the chip's descriptor; they size tables the API
+    # declares, and no signature compared depends on them.
+    common = TT_NAMED_ARGS + ["-DARCH_BLACKHOLE", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DNUM_DRAM_BANKS=8",
+                              "-DNUM_L1_BANKS=140", "-DLOG_BASE_2_OF_NUM_DRAM_BANKS=3"]
 
     def public(rel: str) -> bool:
         return rel.startswith("api/") or rel.startswith("hostdevcommon/")
@@ -90,6 +94,8 @@ def tt_metal_side(tree: Path) -> Side:
         defines={"dataflow": common + ["-DCOMPILE_FOR_BRISC", "-DPROCESSOR_INDEX=0", "-DNOC_INDEX=0", "-DNOC_MODE=0"],
                  "compute": common + ["-DCOMPILE_FOR_TRISC=1", "-DUCK_CHLKC_MATH", "-DTRISC_MATH",
                                       "-DNAMESPACE=chlkc_math", "-DPROCESSOR_INDEX=3"]},
-        headers={"dataflow": _headers(m / "hw/inc", DATAFLOW) + _headers(m / "hostdevcommon/api", ["hostdevcommon/*.h*"]),
-                 "compute": _headers(m / "hw/inc", COMPUTE) + _headers(m / "hostdevcommon/api", ["hostdevcommon/kernel_structs.h"])},
+        headers={"dataflow": _headers(m / "hw/inc", DATAFLOW)
+                 + _headers(m / "hostdevcommon/api", ["hostdevcommon/*.h*"]),
+                 "compute": _headers(m / "hw/inc", COMPUTE)
+                 + _headers(m / "hostdevcommon/api", ["hostdevcommon/kernel_structs.h"])},
     )
