@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import tempfile
 import time
@@ -36,8 +35,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 SKIP = 77
-DOC_SECTION = "## The API against 0.81.1"
-CLASSES = ("deviating", "older form", "not modelled", "header")
+sys.path.insert(0, str(REPO / "scripts"))
+from api_conformance.allowed import DOC_SECTION, doc_section, groups_table, judge  # noqa: E402
 
 
 def tree_path() -> tuple[Path, str]:
@@ -51,71 +50,6 @@ def tree_path() -> tuple[Path, str]:
         cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
         tree = cache / "ditmk" / f"tt-metal-{pin['version']}"
     return tree, f"ttnn {pin['version']} sha256 {pin['sha256']}"
-
-
-def doc_section(doc: Path) -> str:
-    text = doc.read_text()
-    start = text.find(DOC_SECTION)
-    if start < 0:
-        return ""
-    end = text.find("\n## ", start + len(DOC_SECTION))
-    return text[start:end if end >= 0 else len(text)]
-
-
-def table(groups: list[dict]) -> str:
-    rows = ["| Calls | Against 0.81.1 | Why |", "|---|---|---|"]
-    for g in groups:
-        rows.append(f"| {g['calls']} | {g['class']} | {g['reason']} |")
-    return "\n".join(rows)
-
-
-def model_of(name: str, models: list[dict]) -> str | None:
-    short = name.removeprefix("ckernel::").removeprefix("tt::")
-    for m in models:
-        if re.fullmatch(m["calls"], short):
-            return m["model"]
-    return None
-
-
-def calls_table(result, ours, groups: list[dict], models: list[dict]) -> tuple[str, list[str]]:
-    """Every call ditmk declares, by header: how it stands against 0.81.1 and how the emulator
-    treats it (the "models" of the data file); and the calls no model names."""
-    status: dict[tuple[str, str], set[str]] = {k: {"same"} for k in result.same}
-    for g in groups:
-        for line in g["differences"]:
-            units, rest = line[1:].split("] ", 1)
-            name = rest.split(": ", 1)[0]
-            for unit in units.split(", "):
-                status.setdefault((unit, name), set()).add(g["class"])
-    # A class stands as its members do.
-    for (unit, name), st in list(status.items()):
-        member = name.removeprefix("ckernel::")
-        if "::" in member:
-            owner = name[: len(name) - len(member)] + member.split("::", 1)[0]
-            status.setdefault((unit, owner), set()).update(st)
-    for st in status.values():
-        if len(st) > 1:
-            st.discard("same")
-    header = {}
-    for d in ours:
-        if d.kind in ("function", "macro", "class", "enum") or (d.kind == "variable" and "::" not in d.name):
-            header.setdefault((d.unit, d.name), d.header[0])
-    classes = {d.name for d in ours if d.kind == "class"}
-    rows: dict[tuple, list[str]] = {}
-    unmodelled = []
-    for (unit, name), h in sorted(header.items()):
-        if name.rsplit("::", 1)[0] in classes or (unit, name) not in status:
-            continue
-        model = model_of(name, models)
-        if model is None:
-            unmodelled.append(f"[{unit}] {name}")
-            continue
-        st = ", ".join(sorted(status[(unit, name)]))
-        rows.setdefault((unit, h, st, model), []).append(f"`{name.removeprefix('ckernel::')}`")  # as kernels call it
-    out = ["| API | ditmk's header | Calls | Against 0.81.1 | Model |", "|---|---|---|---|---|"]
-    for (unit, h, st, model), names in sorted(rows.items()):
-        out.append(f"| {unit} | `{h}` | {', '.join(names)} | {st} | {model} |")
-    return "\n".join(out), unmodelled
 
 
 def usage(tree: Path, ours, theirs) -> int:
@@ -153,7 +87,7 @@ def main() -> int:
     data = json.loads(args.allowed.read_text())
     groups, models = data["groups"], data["models"]
     if args.table:
-        print(table(groups))
+        print(groups_table(groups))
         return 0
 
     tree, stamp = tree_path()
@@ -162,7 +96,7 @@ def main() -> int:
         print(f"SKIP: tt-metal reference tree missing at {tree} (scripts/fetch-tt-metal.sh fetches it)")
         return SKIP
     try:
-        sys.path.insert(0, str(REPO / "scripts"))
+        from api_conformance.calls_table import calls_table
         from api_conformance.compare import compare
         from api_conformance.extract import parse_side
         from api_conformance.sides import GENERATED, ditmk_side, tt_metal_side
@@ -197,35 +131,18 @@ def main() -> int:
             print(f"{unit}: " + ", ".join(n for u, n in result.same if u == unit))
         return 0
 
-    allowed: dict[str, dict] = {}
-    problems: list[str] = []
-    section = doc_section(args.doc)
-    for g in groups:
-        if g["class"] not in CLASSES:
-            problems.append(f"{args.allowed.name}: group '{g['calls']}' has class '{g['class']}' (one of {CLASSES})")
-        if g["reason"] not in section:
-            problems.append(f"{args.doc.name}: '{DOC_SECTION[3:]}' lacks the reason of group '{g['calls']}'")
-        for line in g["differences"]:
-            allowed[line] = g
+    doc_text = args.doc.read_text()
+    unexpected, stale, problems, by_class = judge(result.differences, groups, doc_text)
     table_text, unmodelled = calls_table(result, ours, groups, models)
-    problems += [f"{args.allowed.name}: no model names {c}" for c in unmodelled]
-    if table_text not in args.doc.read_text():
-        problems.append(f"{args.doc.name}: the table of calls is not the one `--calls` prints")
-    if table(groups) not in section:
-        problems.append(f"{args.doc.name}: the table of groups is not the one `--table` prints")
-    found = set(result.differences)
-    unexpected = [d for d in result.differences if d not in allowed]
-    stale = [d for d in allowed if d not in found]
+    problems += [f"no model in {args.allowed.name} names {c}" for c in unmodelled]
+    if table_text not in doc_section(doc_text):
+        problems.append(f"'{DOC_SECTION[3:]}' does not show the table of calls `--calls` prints")
 
     units = {u for u, _ in result.compared}
     names = {n for _, n in result.compared}
     print(f"compared {len(result.compared)} names of {len(units)} APIs ({', '.join(sorted(units))}; "
           f"{len(names)} distinct): {len(result.same)} declared alike; {len(result.differences)} differences")
-    by_class: dict[str, int] = {}
-    for d in result.differences:
-        if d in allowed:
-            by_class[allowed[d]["class"]] = by_class.get(allowed[d]["class"], 0) + 1
-    print("differences by class: " + ", ".join(f"{c} {by_class.get(c, 0)}" for c in CLASSES))
+    print("differences by class: " + ", ".join(f"{c} {n}" for c, n in by_class.items()))
     our_headers = {h for r in ours_reach.values() for h in r}
     their_headers = {h for r in theirs_reach.values() for h in r}
     print(f"public headers: ditmk {len(our_headers)}, 0.81.1 {len(their_headers)} (those the two APIs reach), "
@@ -238,7 +155,7 @@ def main() -> int:
     for d in stale:
         print(f"stale (no longer occurs; remove it from {args.allowed.name}): {d}")
     for p in problems:
-        print(p)
+        print(f"{args.doc.name} / {args.allowed.name}: {p}")
     return 1 if unexpected or stale or problems else 0
 
 
