@@ -3,8 +3,8 @@
 #   run     build the `ditmk` command (the app preset): compiler, CMake, the libraries it links
 #   python  run + what `pip install .` needs (Python headers, venv)
 #   test    python + tests, sanitizers, fuzzing, benchmarks and the interop tests (GoogleTest, Google
-#           Benchmark, oneDNN, clang, numpy, torch, pytest, pyzmq, msgpack, ccache), and Ray Serve from
-#           PyPI for Debian's interpreter (ditmk.ray's cluster tests)
+#           Benchmark, oneDNN, clang and its Python bindings, numpy, torch, pytest, pyzmq, msgpack,
+#           ccache), and Ray Serve from PyPI for Debian's interpreter (ditmk.ray's cluster tests)
 # Idempotent: only what is missing is installed, and apt's package lists are refreshed only then.
 set -euo pipefail
 
@@ -12,8 +12,8 @@ use=${1:-test}
 run=(cmake ninja-build g++ pkg-config libcli11-dev nlohmann-json3-dev libfmt-dev libzip-dev libzmq3-dev cppzmq-dev
      libmsgpack-cxx-dev libxxhash-dev)
 python=(python3 python3-dev python3-venv)
-test=(libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev pybind11-dev clang-14 libclang-rt-14-dev ccache
-      python3-numpy python3-torch python3-pytest python3-zmq python3-msgpack python3-pip)
+test=(libgtest-dev libgmock-dev libbenchmark-dev libdnnl-dev pybind11-dev clang-14 libclang-rt-14-dev python3-clang-14
+      ccache python3-numpy python3-torch python3-pytest python3-zmq python3-msgpack python3-pip)
 ray_version=2.60.0
 case "$use" in
   run) packages=("${run[@]}") ;;
