@@ -108,6 +108,17 @@ TEST(KernelRoots, AMissingKernelIsOneLineNamingEveryPlaceTried) {
   }
 }
 
+TEST(KernelRoots, AKernelRootThatIsNoFolderIsRefusedInOneLine) {
+  TempDir dir, cache;
+  const fs::path program = program_in(dir.path() / "work", kRootKernel);
+  const fs::path nowhere = dir.path() / "no-such-tree";
+  const CliResult r = run_command(ditmk_binary() + emulate(program, cache) + " --kernel-root " + nowhere.string());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_NE(r.err.find("--kernel-root"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(nowhere.string()), std::string::npos) << r.err;
+}
+
 TEST(KernelRoots, WithoutARootTheErrorSaysHowToGiveOne) {
   if (std::getenv("TT_METAL_HOME") != nullptr) GTEST_SKIP() << "TT_METAL_HOME is set";
   TempDir dir;

@@ -3,6 +3,7 @@
 // --variant) of a model against the float64 reference.
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -198,6 +199,8 @@ void run_sweep(const EmulateArgs& args) {
 // ttnn.generic_op on the emulated chip: the descriptor's kernels compiled, its tensors in and out.
 void run_descriptor_program(const EmulateArgs& args) {
   using namespace ditmk::tt;
+  require(args.kernel_root.empty() || std::filesystem::is_directory(args.kernel_root),
+          "--kernel-root: {} is not a folder", args.kernel_root);
   const dialect::ProgramDescriptor program = dialect::read_descriptor(
       args.descriptor, args.kernel_root.empty() ? dialect::KernelRootOption{} : dialect::KernelRootOption{args.kernel_root});
   dialect::RunOptions options;

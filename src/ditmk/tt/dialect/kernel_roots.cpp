@@ -8,9 +8,16 @@ namespace ditmk::tt::dialect {
 namespace fs = std::filesystem;
 
 std::optional<fs::path> kernel_root(const std::optional<fs::path>& option) {
-  if (option && !option->empty()) return fs::absolute(*option).lexically_normal();
-  if (const char* home = std::getenv("TT_METAL_HOME"); home && *home) return fs::absolute(home).lexically_normal();
-  return std::nullopt;
+  std::optional<fs::path> root;
+  if (option && !option->empty()) {
+    root = *option;
+  } else if (const char* home = std::getenv("TT_METAL_HOME"); home && *home) {
+    root = fs::path(home);
+  }
+  if (!root) return std::nullopt;
+  std::error_code ec;
+  const fs::path made = fs::absolute(*root, ec);
+  return (ec ? *root : made).lexically_normal();
 }
 
 std::vector<fs::path> kernel_root_include_dirs(const fs::path& root) {
@@ -28,8 +35,14 @@ std::vector<fs::path> kernel_source_candidates(const std::string& text, const fs
                                                const std::optional<fs::path>& root) {
   const fs::path path(text);
   if (path.is_absolute()) return {path.lexically_normal()};
-  std::vector<fs::path> candidates = {fs::absolute(descriptor_folder / path).lexically_normal()};
-  const fs::path in_working_folder = fs::absolute(path).lexically_normal();
+  // Made absolute without throwing: a working folder that is gone leaves the path as it is.
+  auto absolute = [](const fs::path& p) {
+    std::error_code ec;
+    const fs::path made = fs::absolute(p, ec);
+    return (ec ? p : made).lexically_normal();
+  };
+  std::vector<fs::path> candidates = {absolute(descriptor_folder / path)};
+  const fs::path in_working_folder = absolute(path);
   if (in_working_folder != candidates.front()) candidates.push_back(in_working_folder);
   if (root) candidates.push_back((*root / path).lexically_normal());
   return candidates;
