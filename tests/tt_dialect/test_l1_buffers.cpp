@@ -196,6 +196,28 @@ TEST(L1Buffers, CbOverlappingAnL1BufferIsRefused) {
   }
 }
 
+TEST(L1Buffers, OverlappingL1BuffersAndUnwrittenBytesAreRefused) {
+  tt::dialect::HostDevice device(std::filesystem::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  const uint32_t address = tt::kL1Bytes - 8192;
+  auto a = tt::dialect::CreateL1Buffer(device, {.size = 8192, .address = address, .shard_cores = {{1, 1}, {2, 1}},
+                                                .shard_size = 4096, .name = "a"});
+  // another buffer over the same bytes of core (2,1) is refused; on other cores it is not
+  EXPECT_THROW(tt::dialect::CreateL1Buffer(device, {.size = 4096, .address = address + 2048, .shard_cores = {{2, 1}},
+                                                    .shard_size = 4096, .name = "b"}),
+               Error);
+  EXPECT_NO_THROW(tt::dialect::CreateL1Buffer(device, {.size = 4096, .address = address + 2048, .shard_cores = {{3, 1}},
+                                                       .shard_size = 4096, .name = "c"}));
+  std::vector<std::byte> bytes;
+  try {
+    tt::dialect::EnqueueReadBuffer(device, *a, bytes);
+    FAIL() << "bytes nobody wrote were read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("read_l1: byte 0 of L1 buffer 'a' on core (1,1) was never written"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // ---- the descriptor ----
 
 std::string refusal(const ordered_json& program) {
