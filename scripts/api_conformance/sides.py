@@ -26,10 +26,9 @@ COMPUTE = ["api/compile_time_args.h", "api/named_compile_time_args.h", "api/comp
 
 
 # A kernel with one compile-time arg and one named one: both sides declare
-# get_named_compile_time_arg_val only then. ditmk's kernel compiler writes the map with its braces
-# (kernel_compiler.cpp), tt-metal's JIT without.
-NAMED_ARGS = ['-DKERNEL_COMPILE_TIME_ARG_MAP={{"n",0}}', "-DKERNEL_COMPILE_TIME_ARGS=0"]
-TT_NAMED_ARGS = ['-DKERNEL_COMPILE_TIME_ARG_MAP={"n",0}', "-DKERNEL_COMPILE_TIME_ARGS=0"]
+# get_named_compile_time_arg_val only then. Both write the map as tt-metal's JIT does, without outer
+# braces (jit_defines.cpp's named_args_header_text).
+NAMED_ARGS = ['-DKERNEL_COMPILE_TIME_ARG_MAP={"n",0}', "-DKERNEL_COMPILE_TIME_ARGS=0"]
 
 
 def ditmk_side(include: Path) -> Side:
@@ -43,8 +42,10 @@ def ditmk_side(include: Path) -> Side:
         owned=[include.resolve()],
         include_dirs=[include],
         is_public=public,
-        # The kernel compiler's wrapper includes the prelude before anything of the kernel.
-        prelude={"dataflow": ["ditmk_kernel_prelude.h"], "compute": ["ditmk_kernel_prelude.h"]},
+        # The kernel compiler's wrapper starts with the generated compute descriptors (compute only),
+        # then the prelude, before anything of the kernel.
+        prelude={"dataflow": ["ditmk_kernel_prelude.h"],
+                 "compute": ["ditmk_compute_descriptors.h", "ditmk_kernel_prelude.h"]},
         defines={"dataflow": ["-DCOMPILE_FOR_BRISC", "-DNOC_INDEX=0"] + NAMED_ARGS,
                  "compute": ["-DCOMPILE_FOR_TRISC"] + NAMED_ARGS},
         headers={"dataflow": [h for h in _headers(include, DATAFLOW) if public(h)],
@@ -53,8 +54,16 @@ def ditmk_side(include: Path) -> Side:
 
 
 # What tt-metal's JIT generates for a kernel and the reference tree does not hold: the compute
-# descriptors (chlkc_descriptors.h; the values of a default ComputeConfig). Our own text.
+# descriptors (chlkc_descriptors.h; the values of a default ComputeConfig). Our own text. ditmk's
+# kernel compiler writes its own form of them into the wrapper (compute_descriptors_text).
 GENERATED = {
+    "ditmk_compute_descriptors.h": """#pragma once
+#include "llk_defs.h"
+constexpr bool DST_ACCUM_MODE = false;
+#define DST_SYNC_MODE DstSync::SyncHalf
+constexpr ckernel::MathFidelity MATH_FIDELITY = static_cast<ckernel::MathFidelity>(4);
+constexpr bool APPROX = false;
+""",
     "chlkc_descriptors.h": """#pragma once
 // Stand-in for the JIT's generated compute descriptors: the defaults of a ComputeConfig.
 constexpr bool DST_ACCUM_MODE = false;
@@ -77,7 +86,7 @@ def tt_metal_side(tree: Path) -> Side:
     roots = [(m / "hw/inc").resolve(), (m / "hostdevcommon/api").resolve()]
     # The JIT derives the bank counts from the chip's descriptor; they size tables the API
     # declares, and no signature compared depends on them.
-    common = TT_NAMED_ARGS + ["-DARCH_BLACKHOLE", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DNUM_DRAM_BANKS=8",
+    common = NAMED_ARGS + ["-DARCH_BLACKHOLE", "-DKERNEL_BUILD", "-DTENSIX_FIRMWARE", "-DNUM_DRAM_BANKS=8",
                               "-DNUM_L1_BANKS=140", "-DLOG_BASE_2_OF_NUM_DRAM_BANKS=3"]
 
     def public(rel: str) -> bool:
