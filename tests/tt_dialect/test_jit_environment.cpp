@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -52,6 +53,37 @@ TEST(JitEnvironment, EachProcessorGetsItsOwnDefines) {
                            "TRISC_PACK"}) {
     EXPECT_EQ(trisc.count(role), 1u) << role;
     EXPECT_EQ(brisc.count(role), 0u) << role;
+  }
+}
+
+// A build for one TRISC, as tt-metal's JIT makes three: only that role, its namespace and index; the
+// firmware's own defines name that TRISC's place among the core's RISCs.
+TEST(JitEnvironment, OneTriscRoleGetsOnlyItsOwnDefines) {
+  const std::pair<TriscRole, std::string> roles[] = {{TriscRole::unpack, "UNPACK"}, {TriscRole::math, "MATH"},
+                                                     {TriscRole::pack, "PACK"}};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const JitTarget target{.processor = emu::Processor::trisc, .trisc_role = roles[i].first};
+    const auto defines = defines_of(target);
+    for (const auto& [other, name] : roles) {
+      EXPECT_EQ(defines.count("UCK_CHLKC_" + name), other == roles[i].first ? 1u : 0u) << name;
+      EXPECT_EQ(defines.count("TRISC_" + name), 0u) << "genfiles' prolog defines TRISC_" << name;
+    }
+    EXPECT_EQ(defines.at("COMPILE_FOR_TRISC"), std::to_string(i));
+    std::string lower = roles[i].second;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    EXPECT_EQ(defines.at("NAMESPACE"), "chlkc_" + lower);
+    const std::vector<Define> given = firmware_defines(target);
+    const std::map<std::string, std::string> firmware(given.begin(), given.end());
+    EXPECT_EQ(firmware.at("PROCESSOR_INDEX"), std::to_string(2 + i));
+  }
+  const auto brisc = firmware_defines({.processor = emu::Processor::brisc});
+  EXPECT_EQ(std::count(brisc.begin(), brisc.end(), Define{"PROCESSOR_INDEX", "0"}), 1);
+  // every firmware define is one the emulator withholds, with its reason
+  for (const auto& [name, value] : brisc) {
+    EXPECT_EQ(std::count_if(jit_defines_not_given().begin(), jit_defines_not_given().end(),
+                            [&](const WithheldDefine& w) { return w.name == name; }),
+              1)
+        << name;
   }
 }
 

@@ -26,7 +26,42 @@ void add_device_defines(std::vector<Define>& out) {
   add_bank_count("NUM_L1_BANKS", "L1", emu::kNumCores);
 }
 
+struct TriscRoleNames {
+  const char* upper;
+  const char* lower;
+  uint32_t index;  // COMPILE_FOR_TRISC: TRISC0..2
+};
+
+TriscRoleNames role_names(TriscRole role) {
+  switch (role) {
+    case TriscRole::unpack: return {"UNPACK", "unpack", 0};
+    case TriscRole::pack: return {"PACK", "pack", 2};
+    case TriscRole::math:
+    case TriscRole::all: break;
+  }
+  return {"MATH", "math", 1};
+}
+
 }  // namespace
+
+std::vector<Define> firmware_defines(const JitTarget& target) {
+  std::vector<Define> out;
+  // The HAL numbers a Tensix core's RISCs BRISC 0, NCRISC 1, TRISC0..2 2..4.
+  switch (target.processor) {
+    case emu::Processor::brisc: out.emplace_back("PROCESSOR_INDEX", "0"); break;
+    case emu::Processor::ncrisc: out.emplace_back("PROCESSOR_INDEX", "1"); break;
+    case emu::Processor::trisc:
+      if (target.trisc_role != TriscRole::all) {
+        out.emplace_back("PROCESSOR_INDEX", std::to_string(2 + role_names(target.trisc_role).index));
+      }
+      break;
+  }
+  out.emplace_back("PROGRAMMABLE_CORE_TYPE", "0");  // the HAL's Tensix
+  out.emplace_back("DISPATCH_MESSAGE_ADDR", "0xFFB70438");
+  out.emplace_back("PCIE_NOC_X", "19");  // a p150's PCIe core, in virtual coordinates
+  out.emplace_back("PCIE_NOC_Y", "24");
+  return out;
+}
 
 std::vector<Define> jit_defines(const JitTarget& target) {
   std::vector<Define> out;
@@ -38,6 +73,15 @@ std::vector<Define> jit_defines(const JitTarget& target) {
     case emu::Processor::brisc: out.emplace_back("COMPILE_FOR_BRISC", ""); break;
     case emu::Processor::ncrisc: out.emplace_back("COMPILE_FOR_NCRISC", ""); break;
     case emu::Processor::trisc:
+      if (target.trisc_role != TriscRole::all) {
+        // One TRISC's build, as the JIT makes it; TRISC_<ROLE> comes from genfiles' prolog of
+        // chlkc_<role>.cpp, not from the command line.
+        const TriscRoleNames names = role_names(target.trisc_role);
+        out.emplace_back(fmt::format("UCK_CHLKC_{}", names.upper), "");
+        out.emplace_back("NAMESPACE", fmt::format("chlkc_{}", names.lower));
+        out.emplace_back("COMPILE_FOR_TRISC", std::to_string(names.index));
+        break;
+      }
       // The JIT builds trisc0 (unpack), trisc1 (math) and trisc2 (pack) each with its own role; the
       // emulated TRISC is all three, so all three roles are on. COMPILE_FOR_TRISC carries one index:
       // the math thread's, which the emulated TRISC's time is counted on.
@@ -91,6 +135,7 @@ const std::vector<WithheldDefine>& jit_defines_not_given() {
       {"DISPATCH_MESSAGE_ADDR", "a firmware address of the dispatch path, which the emulator does not have"},
       {"PCIE_NOC_X", "the PCIe core's NoC coordinate; the emulated chip has no PCIe core"},
       {"PCIE_NOC_Y", "the PCIe core's NoC coordinate; the emulated chip has no PCIe core"},
+      {"PROGRAMMABLE_CORE_TYPE", "the HAL's core type, read by firmware; every emulated kernel runs on a Tensix core"},
       {"FW_BUILD", "given to firmware builds, not kernels"},
       {"COMPILE_FOR_ERISC", "Ethernet cores are not emulated"},
       {"COMPILE_FOR_IDLE_ERISC", "Ethernet cores are not emulated"},

@@ -25,9 +25,14 @@ enum class NocMode : uint8_t { dedicated = 0, dynamic = 1 };
 // tt-metal's ckernel::MathFidelity values (llk_defs.h): what MATH_FIDELITY holds.
 enum class LlkMathFidelity : uint8_t { lofi = 0, hifi2 = 2, hifi3 = 3, hifi4 = 4 };
 
+// Which TRISC a compute build is for: tt-metal's JIT builds one per role; the emulator runs all three
+// as one processor (all).
+enum class TriscRole : uint8_t { all, unpack, math, pack };
+
 // What one kernel build's environment depends on.
 struct JitTarget {
   emu::Processor processor = emu::Processor::ncrisc;
+  TriscRole trisc_role = TriscRole::all;  // compute only
   uint32_t noc = 0;                    // data movement: NOC_INDEX
   NocMode noc_mode = NocMode::dedicated;
   // compute (ComputeConfig)
@@ -66,6 +71,12 @@ struct WithheldDefine {
   std::string_view why;
 };
 const std::vector<WithheldDefine>& jit_defines_not_given();
+
+// The defines jit_defines withholds that only tt-metal's firmware files read, with their Blackhole
+// values: for a build that compiles a kernel inside that firmware, as tt-metal's JIT does (the test
+// that parses the megakernel against 0.81.1). PROCESSOR_INDEX needs one processor: a compute target
+// names its TRISC role.
+std::vector<Define> firmware_defines(const JitTarget& target);
 
 // -DNAME or -DNAME=VALUE.
 std::string define_flag(const Define& define);
