@@ -26,8 +26,10 @@ ALWI void mm_init_short_with_dt(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t
   mm_init_short(in0_cb_id, in1_cb_id, transpose);
 }
 
-// The newer name of mm_init_short.
-ALWI void matmul_init(uint32_t in0_cb_id, uint32_t in1_cb_id, const uint32_t transpose = 0) {
+// The newer name of mm_init_short (call_line is 0.81.1's LLK sanitizer's; ignored here).
+ALWI void matmul_init(uint32_t in0_cb_id, uint32_t in1_cb_id, const uint32_t transpose = 0,
+                      uint32_t call_line = __builtin_LINE()) {
+  (void)call_line;
   mm_init_short(in0_cb_id, in1_cb_id, transpose);
 }
 

@@ -38,11 +38,12 @@ ALWI void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb = 16) {
   detail_reduce::init<reduce_type, reduce_dim>();
 }
 
-// The newer op init (the hardware is configured by compute_kernel_hw_startup or a *_init_common).
+// The newer op init (the hardware is configured by compute_kernel_hw_startup or a *_init_common);
+// call_line is 0.81.1's LLK sanitizer's, ignored here.
 template <PoolType reduce_type = DITMK_REDUCE_OP, ReduceDim reduce_dim = DITMK_REDUCE_DIM,
           bool enforce_fp32_accumulation = false>
-ALWI void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb) {
-  (void)icb, (void)icb_scaler, (void)ocb;
+ALWI void reduce_init(uint32_t icb, uint32_t icb_scaler, uint32_t ocb, uint32_t call_line = __builtin_LINE()) {
+  (void)icb, (void)icb_scaler, (void)ocb, (void)call_line;
   detail_reduce::init<reduce_type, reduce_dim>();
 }
 
