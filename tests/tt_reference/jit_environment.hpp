@@ -1,11 +1,13 @@
 #pragma once
-// How tt-metal 0.81.1's JIT compiles a kernel for a Blackhole Tensix core, as plain lists: the
-// include folders (relative to the reference tree), the defines every kernel build carries, and
-// per processor the firmware file the kernel is compiled inside and that processor's defines. The
-// facts are read from tt-metal's jit_build (build.cpp, genfiles.cpp) and the HAL's Blackhole
-// include query; the firmware files come with the tree (tt_metal/hw/firmware/src/tt-1xx).
+// How tt-metal 0.81.1's JIT compiles a kernel for a Blackhole Tensix core: the include folders
+// (relative to the reference tree) and per processor the firmware file the kernel is compiled inside
+// and its JitTarget, whose defines come from jit_defines.hpp, the kernel compiler's own source of
+// them. The facts are read from tt-metal's jit_build (build.cpp, genfiles.cpp) and the HAL's
+// Blackhole include query; the firmware files come with the tree (tt_metal/hw/firmware/src/tt-1xx).
 #include <string>
 #include <vector>
+
+#include "ditmk/tt/dialect/jit_defines.hpp"
 
 namespace ditmk::test::jit {
 
@@ -31,23 +33,6 @@ inline const std::vector<std::string> kIncludeDirs = {
     ".",
 };
 
-// Every Tensix kernel build on Blackhole (a p150's 8 DRAM banks and 110 L1 banks, the PCIe core).
-inline const std::vector<std::string> kCommonDefines = {
-    "ARCH_BLACKHOLE",
-    "TENSIX_FIRMWARE",
-    "LOCAL_MEM_EN=0",
-    "KERNEL_BUILD",
-    "NOC_MODE=0",
-    "NUM_DRAM_BANKS=8",
-    "LOG_BASE_2_OF_NUM_DRAM_BANKS=3",
-    "NUM_L1_BANKS=110",
-    "IS_NOT_POW2_NUM_L1_BANKS=1",
-    "PCIE_NOC_X=19",
-    "PCIE_NOC_Y=24",
-    "PROGRAMMABLE_CORE_TYPE=0",
-    "DISPATCH_MESSAGE_ADDR=0xFFB70438",
-};
-
 // What a profiled build (TT_METAL_DEVICE_PROFILER) adds.
 inline const std::vector<std::string> kProfilerDefines = {
     "PROFILE_KERNEL=1",
@@ -55,30 +40,33 @@ inline const std::vector<std::string> kProfilerDefines = {
 };
 
 struct Processor {
-  std::string name;                  // as tests name it
-  std::string firmware;              // the JIT compiles the kernel inside this file
-  std::vector<std::string> defines;  // this processor's own
-  bool trisc = false;                // compute: the kernel arrives through chlkc_list.h
+  std::string name;                      // as tests name it
+  std::string firmware;                  // the JIT compiles the kernel inside this file
+  tt::dialect::JitTarget target;         // its defines: jit_defines and firmware_defines
+  bool trisc = false;                    // compute: the kernel arrives through chlkc_list.h
 };
 
 // The reader runs on NCRISC with NoC 0, the writer on BRISC with NoC 1 (tt-metal's defaults for
 // ReaderDataMovementConfig / WriterDataMovementConfig); compute is built once per TRISC.
 inline const std::vector<Processor> kProcessors = {
-    {"Brisc", "tt_metal/hw/firmware/src/tt-1xx/brisck.cc", {"COMPILE_FOR_BRISC", "PROCESSOR_INDEX=0", "NOC_INDEX=1"}},
-    {"Ncrisc", "tt_metal/hw/firmware/src/tt-1xx/ncrisck.cc", {"COMPILE_FOR_NCRISC", "PROCESSOR_INDEX=1", "NOC_INDEX=0"}},
-    {"TriscUnpack",
-     "tt_metal/hw/firmware/src/tt-1xx/trisck.cc",
-     {"COMPILE_FOR_TRISC=0", "PROCESSOR_INDEX=2", "UCK_CHLKC_UNPACK", "NAMESPACE=chlkc_unpack", "NOC_INDEX=0"},
-     true},
-    {"TriscMath",
-     "tt_metal/hw/firmware/src/tt-1xx/trisck.cc",
-     {"COMPILE_FOR_TRISC=1", "PROCESSOR_INDEX=3", "UCK_CHLKC_MATH", "NAMESPACE=chlkc_math", "NOC_INDEX=0"},
-     true},
-    {"TriscPack",
-     "tt_metal/hw/firmware/src/tt-1xx/trisck.cc",
-     {"COMPILE_FOR_TRISC=2", "PROCESSOR_INDEX=4", "UCK_CHLKC_PACK", "NAMESPACE=chlkc_pack", "NOC_INDEX=0"},
-     true},
+    {"Brisc", "tt_metal/hw/firmware/src/tt-1xx/brisck.cc", {.processor = tt::emu::Processor::brisc, .noc = 1}},
+    {"Ncrisc", "tt_metal/hw/firmware/src/tt-1xx/ncrisck.cc", {.processor = tt::emu::Processor::ncrisc, .noc = 0}},
+    {"TriscUnpack", "tt_metal/hw/firmware/src/tt-1xx/trisck.cc",
+     {.processor = tt::emu::Processor::trisc, .trisc_role = tt::dialect::TriscRole::unpack}, true},
+    {"TriscMath", "tt_metal/hw/firmware/src/tt-1xx/trisck.cc",
+     {.processor = tt::emu::Processor::trisc, .trisc_role = tt::dialect::TriscRole::math}, true},
+    {"TriscPack", "tt_metal/hw/firmware/src/tt-1xx/trisck.cc",
+     {.processor = tt::emu::Processor::trisc, .trisc_role = tt::dialect::TriscRole::pack}, true},
 };
+
+// The -D defines of one processor's build: the JIT's for that target (src/ditmk/tt/dialect/
+// jit_defines.hpp, what the emulator's kernel compiler uses too) and the firmware's own.
+inline std::vector<std::string> processor_defines(const Processor& processor) {
+  std::vector<std::string> out;
+  for (const auto& define : tt::dialect::jit_defines(processor.target)) out.push_back(tt::dialect::define_flag(define));
+  for (const auto& define : tt::dialect::firmware_defines(processor.target)) out.push_back(tt::dialect::define_flag(define));
+  return out;
+}
 
 // The three TRISC threads' generated sources (chlkc_<thread>.cpp) and the macro each defines.
 inline const std::vector<std::pair<std::string, std::string>> kTriscThreads = {

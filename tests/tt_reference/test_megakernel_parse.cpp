@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "ditmk/tt/dialect/jit_defines.hpp"
 #include "ditmk/tt/dialect/plan_descriptor.hpp"
 #include "support/temp_dir.hpp"
 #include "support/tt_metal_tree.hpp"
@@ -74,11 +75,7 @@ std::string per_cb(const std::string& type, const std::string& name, const std::
 // passes them), the kernel's defines, the data-movement include, the TRISC thread sources and the
 // compute descriptors (per-CB formats and tile shapes, DST mode, fidelity, approximation).
 void write_generated_files(const fs::path& dir, const ProgramDescriptor& program, const KernelDescriptor& k) {
-  std::ofstream named(dir / "named_args_generated.h");
-  named << "#define KERNEL_COMPILE_TIME_ARG_MAP ";
-  for (std::size_t i = 0; i < k.named_compile_time_args.size(); ++i)
-    named << (i ? "," : "") << "{\"" << k.named_compile_time_args[i].first << "\"," << k.named_compile_time_args[i].second << "}";
-  named << "\n";
+  std::ofstream(dir / "named_args_generated.h") << named_args_header_text(k.named_compile_time_args);
 
   std::ofstream defines(dir / "defines_generated.h");
   for (const auto& [name, value] : k.defines) defines << "#define " << name << " " << value << "\n";
@@ -130,8 +127,7 @@ ParseResult parse(const fs::path& tree, const fs::path& generated, const test::j
   command << "g++ -std=c++17 -fsyntax-only -fpermissive -include '" << (generated / "named_args_generated.h").string() << "'"
           << " -I'" << generated.string() << "' -I'" << (fs::path(DITMK_SOURCE_DIR) / "tests/tt_reference/sfpi_shim").string() << "'";
   for (const std::string& dir : test::jit::kIncludeDirs) command << " -I'" << (tree / dir).string() << "'";
-  for (const std::string& define : test::jit::kCommonDefines) command << " -D" << define;
-  for (const std::string& define : processor.defines) command << " -D" << define;
+  for (const std::string& flag : test::jit::processor_defines(processor)) command << " " << flag;
   if (profiled)
     for (const std::string& define : test::jit::kProfilerDefines) command << " -D" << define;
   command << " -DKERNEL_COMPILE_TIME_ARGS= '" << (tree / processor.firmware).string() << "' 2>&1";
