@@ -14,9 +14,8 @@ ALWI void compute_kernel_hw_startup(uint32_t icb0, uint32_t icb1, uint32_t ocb) 
   ditmk::compute::init(DITMK_INIT_HW);
 }
 
-template <SrcOrder src_order = SrcOrder::Regular>
 ALWI void compute_kernel_hw_startup(uint32_t icb0, uint32_t ocb) {
-  compute_kernel_hw_startup<src_order>(icb0, icb0, ocb);
+  compute_kernel_hw_startup(icb0, icb0, ocb);
 }
 
 }  // namespace ckernel
