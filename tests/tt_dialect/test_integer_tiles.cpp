@@ -134,7 +134,7 @@ TEST(IntegerTileCompute, ComputeOnAnIntegerCbIsOneLineFault) {
       tt::dialect::CreateKernel(program, silicon / "read_pages.cpp", core, tt::dialect::ReaderDataMovementConfig{});
   tt::dialect::ComputeConfig compute;
   compute.compile_args = {2};
-  tt::dialect::CreateKernel(program, l1_kernel("copy_tiles.cpp"), core, compute);
+  tt::dialect::CreateKernel(program, silicon / "copy_pack.cpp", core, compute);
   for (uint32_t id : {0u, 16u})
     tt::dialect::CreateCircularBuffer(program, core,
                                       {.total_size = 4096,
@@ -147,7 +147,7 @@ TEST(IntegerTileCompute, ComputeOnAnIntegerCbIsOneLineFault) {
   const std::string fault = tt::emu::to_string(report.faults[0]);
   EXPECT_EQ(report.faults[0].kind, tt::emu::FaultKind::bad_call) << fault;
   EXPECT_EQ(fault.find('\n'), std::string::npos) << fault;
-  EXPECT_NE(fault.find("copy_tiles.cpp on core (0,0) TRISC: copy_tile: cb 'cb0' #0 holds UInt16 tiles, which the "
+  EXPECT_NE(fault.find("copy_pack.cpp on core (0,0) TRISC: copy_tile: cb 'cb0' #0 holds UInt16 tiles, which the "
                        "emulator's compute ops do not model"),
             std::string::npos)
       << fault;
