@@ -33,7 +33,7 @@ TEST(KernelCompiler, HostHeaderIsRefusedInOneLine) {
   testing::TempDir cache;
   KernelCompiler compiler(cache.path());
   const std::string error = load_error(compiler, reader(kernel("host_header.cpp")));
-  EXPECT_NE(error.find("host_header.cpp:1: includes <vector>, a host header"), std::string::npos) << error;
+  EXPECT_NE(error.find("host_header.cpp:1: includes <zmq.h>, a host header"), std::string::npos) << error;
   EXPECT_EQ(error.find('\n'), std::string::npos) << error;
 }
 

@@ -1,7 +1,8 @@
 // The megakernel's freestanding headers (src/ditmk/tt/kernel: op geometry, block schedule, io
 // table, tile builders, lists and the shared constants) compile as tt-metal dialect kernel code against the
 // device headers alone, for every processor, with the named args of the plan's own descriptor: the
-// kernel compiler refuses any host header they might pull in.
+// kernel compiler refuses any host header they might pull in, and they pull in no hosted standard
+// header either.
 #include <filesystem>
 #include <fstream>
 
@@ -71,7 +72,10 @@ TEST(KernelHeaders, CompileAgainstTheDeviceHeadersAloneOnEveryProcessor) {
     build.source_name = "headers.cpp";
     build.processor = processor;
     build.named_args = program.kernels.front().named_compile_time_args;
-    EXPECT_NE(compiler.load(build), nullptr) << emu::processor_name(processor);
+    const std::shared_ptr<LoadedKernel> kernel = compiler.load(build);
+    ASSERT_NE(kernel, nullptr) << emu::processor_name(processor);
+    // freestanding: not even a hosted standard header, which would only warn
+    EXPECT_EQ(kernel->warnings(), std::vector<std::string>{}) << emu::processor_name(processor);
   }
   EXPECT_EQ(compiler.stats().compiled, 3u);
 }

@@ -9,6 +9,7 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/dialect/host_api.hpp"
+#include "support/error_of.hpp"
 
 namespace ditmk::tt::dialect {
 namespace {
@@ -24,7 +25,7 @@ struct Copied {
 };
 
 // DRAM -> CB 0 -> copy_tile/pack_tile -> CB 16 -> DRAM, on one core.
-Copied copy_through(bool pack_unreserved, bool strict) {
+Copied copy_through(bool pack_unreserved, bool strict, bool std_headers = false) {
   HostDevice device(fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
   device.emulator().set_strict(strict);
   auto src = CreateBuffer(device, {kTiles * kPage, kPage, DataFormat::float16_b, "src"});
@@ -43,7 +44,8 @@ Copied copy_through(bool pack_unreserved, bool strict) {
   const KernelHandle writer = CreateKernel(program, kernels / "write_pages.cpp", core, WriterDataMovementConfig{});
   ComputeConfig compute;
   compute.compile_args = {kTiles};
-  if (pack_unreserved) compute.defines = {{"PACK_UNRESERVED", "1"}};
+  if (pack_unreserved) compute.defines.emplace_back("PACK_UNRESERVED", "1");
+  if (std_headers) compute.defines.emplace_back("STD_HEADERS", "1");
   CreateKernel(program, kernels / "copy_pack.cpp", core, compute);
   CreateCircularBuffer(program, core, {.total_size = 2 * kPage, .buffer_index = 0, .page_size = kPage});
   CreateCircularBuffer(program, core, {.total_size = 2 * kPage, .buffer_index = 16, .page_size = kPage});
@@ -73,6 +75,27 @@ TEST(SiliconBehaviour, PackWithoutReservationWarnsAndRuns) {
       << c.report.warnings[0];
   EXPECT_NE(c.report.warnings[0].find("without cb_reserve_back"), std::string::npos) << c.report.warnings[0];
   EXPECT_EQ(c.out, c.in);
+}
+
+// <algorithm> and <cstring> build with a warning naming the kernel's line, on a cached build too,
+// and the kernel runs; a strict run refuses the build before anything launches.
+TEST(SiliconBehaviour, HostedStandardHeadersWarnAndRun) {
+  for (int run = 0; run < 2; ++run) {  // the second finds the object in the cache
+    const Copied c = copy_through(false, false, true);
+    ASSERT_TRUE(c.report.clean()) << first_fault(c.report);
+    ASSERT_EQ(c.report.warnings.size(), 2u) << run;
+    EXPECT_NE(c.report.warnings[0].find("copy_pack.cpp:6: includes <algorithm>, a hosted standard header"),
+              std::string::npos)
+        << c.report.warnings[0];
+    EXPECT_NE(c.report.warnings[1].find("copy_pack.cpp:7: includes <cstring>, a hosted standard header"),
+              std::string::npos)
+        << c.report.warnings[1];
+    EXPECT_EQ(c.out, c.in);
+  }
+  const std::string error = testing::error_of([] { copy_through(false, true, true); });
+  EXPECT_NE(error.find("includes <algorithm>, a hosted standard header"), std::string::npos) << error;
+  EXPECT_NE(error.find("refused under --strict"), std::string::npos) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
 }
 
 TEST(SiliconBehaviour, PackWithoutReservationFaultsWhenStrict) {

@@ -1,3 +1,3 @@
-#include <vector>
+#include <zmq.h>
 
 void kernel_main() {}

@@ -1,12 +1,23 @@
 // Copies each tile of CB 0 through DST into CB 16. With PACK_UNRESERVED it packs without
-// cb_reserve_back, as a published tt-metal example does and silicon accepts.
+// cb_reserve_back, as a published tt-metal example does and silicon accepts. With STD_HEADERS it
+// counts its tiles through <algorithm> and <cstring>, hosted standard headers silicon's toolchain has.
 #include <stdint.h>
+#ifdef STD_HEADERS
+#include <algorithm>
+#include <cstring>
+#endif
 
 #include "api/compute/compute_kernel_hw_startup.h"
 #include "api/compute/tile_move_copy.h"
 
 void kernel_main() {
+#ifdef STD_HEADERS
+  // header-only uses: the C library's functions do not link here (kernel_compiler.hpp)
+  constexpr std::size_t limit = sizeof(std::size_t) * 8;
+  const uint32_t tiles = std::min<uint32_t>(get_compile_time_arg_val(0), limit);
+#else
   constexpr uint32_t tiles = get_compile_time_arg_val(0);
+#endif
   constexpr uint32_t cb_in = tt::CBIndex::c_0;
   constexpr uint32_t cb_out = tt::CBIndex::c_16;
   compute_kernel_hw_startup(cb_in, cb_out);

@@ -202,8 +202,14 @@ void HostDevice::load(const Program& program) {
   chip_program.cbs = program.cbs_;
   chip_program.semaphores = program.semaphores_;
   std::vector<std::shared_ptr<LoadedKernel>> loaded;
+  std::vector<std::string> warnings;
   for (const Program::Kernel& k : program.kernels_) {
     std::shared_ptr<LoadedKernel> code = compiler_.load(k.build);
+    for (const std::string& warning : code->warnings()) {
+      // A strict run refuses what a default run warns about, here before anything launches.
+      if (device_.strict()) fail("{} (refused under --strict)", warning);
+      if (std::find(warnings.begin(), warnings.end(), warning) == warnings.end()) warnings.push_back(warning);
+    }
     emu::KernelBinding& binding = chip_program.kernels.emplace_back();
     binding.source = k.source_name;
     binding.cores = {k.cores.begin(), k.cores.end()};
@@ -219,6 +225,7 @@ void HostDevice::load(const Program& program) {
   }
   device_.load(std::move(chip_program));
   loaded_ = std::move(loaded);
+  build_warnings_ = std::move(warnings);
   cb_names_.clear();
   for (const emu::CbConfig& cb : program.cbs_) cb_names_[cb.id] = cb.name;
 }
@@ -235,7 +242,12 @@ std::vector<std::byte> HostDevice::read_shard(emu::CoreCoord core, uint32_t buff
   return device_.read_cb(core, it->second);
 }
 
-emu::LaunchReport HostDevice::run() { return device_.launch(); }
+emu::LaunchReport HostDevice::run() {
+  emu::LaunchReport report = device_.launch();
+  // The builds' warnings come first: they were met before the launch.
+  report.warnings.insert(report.warnings.begin(), build_warnings_.begin(), build_warnings_.end());
+  return report;
+}
 
 std::shared_ptr<Buffer> CreateBuffer(HostDevice& device, const InterleavedBufferConfig& config) {
   return device.create_buffer(config);

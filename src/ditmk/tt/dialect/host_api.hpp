@@ -199,6 +199,7 @@ class HostDevice {
   emu::Device device_;
   KernelCompiler compiler_;
   std::vector<std::shared_ptr<LoadedKernel>> loaded_;  // keeps the loaded program's code alive
+  std::vector<std::string> build_warnings_;             // its kernels' builds', each once
   std::map<uint32_t, std::string> cb_names_;           // of the loaded program, by id
 };
 

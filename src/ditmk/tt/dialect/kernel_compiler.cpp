@@ -152,10 +152,32 @@ std::string shown_path(const fs::path& path, const KernelBuild& build) {
   return !rel.empty() && *rel.begin() != ".." ? rel.string() : path.string();
 }
 
+// The C and C++ standard library's hosted headers: silicon's toolchain ships them (ttnn's kernels
+// include <cstring>, <algorithm>, <cmath>), so a kernel may include them, with a warning: the
+// emulator links kernels without the C and C++ runtimes, so a library call the compiler does not
+// inline fails to link here.
+const std::set<std::string>& hosted_standard_headers() {
+  static const std::set<std::string> names = {
+      "algorithm", "any", "atomic", "barrier", "bitset", "cassert", "cctype", "cerrno", "cfenv", "charconv",
+      "chrono", "cinttypes", "clocale", "cmath", "codecvt", "complex", "condition_variable", "coroutine",
+      "csetjmp", "csignal", "cstdio", "cstdlib", "cstring", "ctime", "cuchar", "cwchar", "cwctype", "deque",
+      "exception", "execution", "filesystem", "format", "forward_list", "fstream", "functional", "future",
+      "iomanip", "ios", "iosfwd", "iostream", "istream", "iterator", "latch", "list", "locale", "map",
+      "memory", "memory_resource", "mutex", "new", "numbers", "numeric", "optional", "ostream", "queue",
+      "random", "ranges", "regex", "scoped_allocator", "semaphore", "set", "shared_mutex",
+      "source_location", "span", "sstream", "stack", "stdexcept", "stop_token", "streambuf", "string",
+      "string_view", "syncstream", "system_error", "thread", "typeindex", "typeinfo", "unordered_map",
+      "unordered_set", "valarray", "variant", "vector", "version", "assert.h", "ctype.h", "errno.h",
+      "fenv.h", "inttypes.h", "locale.h", "math.h", "setjmp.h", "signal.h", "stdio.h", "stdlib.h",
+      "string.h", "time.h", "uchar.h", "wchar.h", "wctype.h"};
+  return names;
+}
+
 // Kernel hygiene from the compiler's -H include tree: every header that the kernel, its own folder,
-// the device headers or the kernel root include must itself be one of those or a freestanding
-// standard header.
-void check_includes(const std::string& output, const fs::path& wrapper, const KernelBuild& build) {
+// the device headers or the kernel root include must itself be one of those or a standard header.
+// A freestanding standard header is silent; a hosted one is returned as a warning (silicon's
+// toolchain has it); anything else is refused.
+std::vector<std::string> check_includes(const std::string& output, const fs::path& wrapper, const KernelBuild& build) {
   // The kernel's folder, the device headers and the kernel root: headers that are kernel code.
   std::vector<fs::path> kernel_code = {fs::weakly_canonical(device_include_dir()),
                                        fs::weakly_canonical(build.source.parent_path())};
@@ -163,6 +185,7 @@ void check_includes(const std::string& output, const fs::path& wrapper, const Ke
   auto is_user = [&](const fs::path& p) {
     return p == wrapper || std::any_of(kernel_code.begin(), kernel_code.end(), [&](const fs::path& f) { return under(p, f); });
   };
+  std::vector<std::string> warnings;
   std::vector<fs::path> stack = {wrapper};
   std::istringstream lines(output);
   for (std::string line; std::getline(lines, line);) {
@@ -172,14 +195,24 @@ void check_includes(const std::string& output, const fs::path& wrapper, const Ke
     const fs::path header = fs::weakly_canonical(line.substr(depth + 1));
     stack.resize(depth);
     const fs::path& parent = stack.back();
-    if (is_user(parent) && !is_user(header) && !freestanding_headers().count(header.filename().string())) {
-      const int at = include_line(parent, header.filename().string());
-      fail("{}:{}: includes <{}>, a host header: kernels see only the device API and freestanding C++ "
-           "(<cstdint>, <type_traits>, <array>, <utility>, <limits>, ...) (compiling for {})",
-           shown_path(parent, build), at, header.filename().string(), emu::processor_name(build.processor));
+    const std::string name = header.filename().string();
+    if (is_user(parent) && !is_user(header) && !freestanding_headers().count(name)) {
+      const int at = include_line(parent, name);
+      if (!hosted_standard_headers().count(name)) {
+        fail("{}:{}: includes <{}>, a host header: kernels see the device API, the kernel root's headers and "
+             "the C and C++ standard headers (compiling for {})",
+             shown_path(parent, build), at, name, emu::processor_name(build.processor));
+      }
+      std::string warning = fmt::format(
+          "{}:{}: includes <{}>, a hosted standard header: silicon's toolchain has it; here kernels link "
+          "without the C and C++ runtimes, so a library call the compiler does not inline fails to link "
+          "(compiling for {})",
+          shown_path(parent, build), at, name, emu::processor_name(build.processor));
+      if (std::find(warnings.begin(), warnings.end(), warning) == warnings.end()) warnings.push_back(std::move(warning));
     }
     stack.push_back(header);
   }
+  return warnings;
 }
 
 // One line from the compiler's output: the first error, with the kernel named as the descriptor does.
@@ -287,8 +320,15 @@ std::shared_ptr<LoadedKernel> KernelCompiler::load(const KernelBuild& build) {
   require(!ec, "kernel cache {}: {}", cache_dir_.string(), ec.message());
   const fs::path object = cache_dir_ / (key + ".so");
   const fs::path manifest = cache_dir_ / (key + ".deps");
+  // The compile's warnings, one a line, kept beside the object so a cached load reports them too.
+  const fs::path warnings_file = cache_dir_ / (key + ".warnings");
+  std::vector<std::string> warnings;
   if (fs::exists(object) && deps_unchanged(manifest)) {
     ++stats_.cache_hits;
+    std::istringstream lines(file_text(warnings_file).value_or(""));
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.empty()) warnings.push_back(line);
+    }
   } else {
     const Clock::time_point compile_start = Clock::now();
     const fs::path work = cache_dir_ / fmt::format("{}.build-{}", key, getpid());
@@ -306,8 +346,9 @@ std::shared_ptr<LoadedKernel> KernelCompiler::load(const KernelBuild& build) {
     const fs::path log = cache_dir_ / (key + ".log");
     io::write_file_atomic(log.string(), result.output);
     try {
-      check_includes(result.output, fs::weakly_canonical(wrapper_path), build);
+      warnings = check_includes(result.output, fs::weakly_canonical(wrapper_path), build);
       if (result.status != 0) fail_compile(result.output, build, log);
+      io::write_file_atomic(warnings_file.string(), warnings.empty() ? "" : fmt::format("{}\n", fmt::join(warnings, "\n")));
       io::write_file_atomic(manifest.string(), deps_manifest(work / "deps.d", wrapper_path));
     } catch (...) {
       fs::remove_all(work, ec);
@@ -327,7 +368,7 @@ std::shared_ptr<LoadedKernel> KernelCompiler::load(const KernelBuild& build) {
     fail("{}: the compiled kernel {} does not speak device ABI {}", build.source_name, object.string(),
          DITMK_DEVICE_ABI_VERSION);
   }
-  auto kernel = std::make_shared<LoadedKernel>(handle, entry);
+  auto kernel = std::make_shared<LoadedKernel>(handle, entry, std::move(warnings));
   loaded_[key] = kernel;
   stats_.load_seconds += seconds_since(start);
   return kernel;

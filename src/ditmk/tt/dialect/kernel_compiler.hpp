@@ -4,7 +4,8 @@
 // into a shared object that the emulator loads, in the JIT's environment (jit_defines.hpp). Kernels
 // are built against the device headers (src/ditmk/tt/dialect/include) and the kernel root's folders
 // above the hardware layer (kernel_roots.hpp), freestanding, without exceptions or the C and C++
-// runtimes; a kernel that includes a host header is refused. Objects are cached by a hash of everything that
+// runtimes; a kernel that includes a hosted standard header (<cstring>, <cmath>, ...) builds with a
+// warning, one that includes any other host header is refused. Objects are cached by a hash of everything that
 // goes in (the wrapper, the kernel source and every header it reached, args, defines, flags and the
 // compiler), so a second run of the same program compiles nothing.
 //
@@ -46,15 +47,19 @@ using KernelEntry = void (*)(const ditmk_device_abi*);
 // A loaded kernel object; the entry stays valid while it is alive.
 class LoadedKernel {
  public:
-  LoadedKernel(void* handle, KernelEntry entry) : handle_(handle), entry_(entry) {}
+  LoadedKernel(void* handle, KernelEntry entry, std::vector<std::string> warnings = {})
+      : handle_(handle), entry_(entry), warnings_(std::move(warnings)) {}
   ~LoadedKernel();
   LoadedKernel(const LoadedKernel&) = delete;
   LoadedKernel& operator=(const LoadedKernel&) = delete;
   KernelEntry entry() const { return entry_; }
+  // What its build accepted that a strict run refuses (a hosted standard header), one line each.
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
   void* handle_;
   KernelEntry entry_;
+  std::vector<std::string> warnings_;
 };
 
 struct CompileStats {

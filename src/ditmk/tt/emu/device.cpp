@@ -425,6 +425,7 @@ std::vector<std::byte> Device::read_cb(CoreCoord core, std::string_view cb_name)
 void Device::set_timing(bool on) { chip_->timing = on; }
 
 void Device::set_strict(bool on) { chip_->strict = on; }
+bool Device::strict() const { return chip_->strict; }
 
 void Device::set_watchdog(double seconds) {
   require(seconds >= 0 && std::isfinite(seconds), "watchdog: limit {} s is not a non-negative number", seconds);

@@ -70,6 +70,7 @@ class Device {
   // Strict launches fault where silicon would go on and a default one warns (a pack_tile without
   // cb_reserve_back, ...); off by default.
   void set_strict(bool on);
+  bool strict() const;
 
   // Runs the loaded program once on every core. Never hangs and never throws for a faulty program:
   // the first fault stops the launch and is returned in the report, a signal in kernel code or a
