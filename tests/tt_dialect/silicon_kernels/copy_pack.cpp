@@ -12,9 +12,11 @@
 
 void kernel_main() {
 #ifdef STD_HEADERS
-  // header-only uses: the C library's functions do not link here (kernel_compiler.hpp)
-  constexpr std::size_t limit = sizeof(std::size_t) * 8;
-  const uint32_t tiles = std::min<uint32_t>(get_compile_time_arg_val(0), limit);
+  // std::min is header-only; std::memcpy comes with the kernel's entry (ditmk_kernel_entry.h)
+  uint32_t tiles = 0;
+  const uint32_t given = get_compile_time_arg_val(0);
+  std::memcpy(&tiles, &given, sizeof tiles);
+  tiles = std::min<uint32_t>(tiles, 64);
 #else
   constexpr uint32_t tiles = get_compile_time_arg_val(0);
 #endif

@@ -154,8 +154,8 @@ std::string shown_path(const fs::path& path, const KernelBuild& build) {
 
 // The C and C++ standard library's hosted headers: silicon's toolchain ships them (ttnn's kernels
 // include <cstring>, <algorithm>, <cmath>), so a kernel may include them, with a warning: the
-// emulator links kernels without the C and C++ runtimes, so a library call the compiler does not
-// inline fails to link here.
+// emulator links kernels without the C and C++ runtimes (memcpy, memmove, memset and memcmp aside:
+// ditmk_kernel_entry.h), so another library call the compiler does not inline fails to link here.
 const std::set<std::string>& hosted_standard_headers() {
   static const std::set<std::string> names = {
       "algorithm", "any", "atomic", "barrier", "bitset", "cassert", "cctype", "cerrno", "cfenv", "charconv",
@@ -205,8 +205,8 @@ std::vector<std::string> check_includes(const std::string& output, const fs::pat
       }
       std::string warning = fmt::format(
           "{}:{}: includes <{}>, a hosted standard header: silicon's toolchain has it; here kernels link "
-          "without the C and C++ runtimes, so a library call the compiler does not inline fails to link "
-          "(compiling for {})",
+          "without the C and C++ runtimes (memcpy, memmove, memset and memcmp aside), so another library "
+          "call the compiler does not inline fails to link (compiling for {})",
           shown_path(parent, build), at, name, emu::processor_name(build.processor));
       if (std::find(warnings.begin(), warnings.end(), warning) == warnings.end()) warnings.push_back(std::move(warning));
     }
