@@ -27,30 +27,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// tt-metal's DataFormat numbers (tt_metal/hw/inc/.../tensix_types.h).
-int tt_metal_format(DataFormat format) {
-  switch (format) {
-    case DataFormat::float32: return 0;
-    case DataFormat::float16_b: return 5;
-    case DataFormat::bfp8_b: return 6;
-    case DataFormat::int32: return 8;
-    case DataFormat::uint16: return 9;
-    case DataFormat::uint32: return 24;
-    case DataFormat::uint8: return 30;
-  }
-  return 255;
-}
-
-int tt_metal_fidelity(MathFidelity fidelity) {
-  switch (fidelity) {
-    case MathFidelity::lofi: return 0;
-    case MathFidelity::hifi2: return 2;
-    case MathFidelity::hifi3: return 3;
-    case MathFidelity::hifi4: return 4;
-  }
-  return 4;
-}
-
 // The compute cores' kernel (the group with is_compute set): every part of the kernel is built for
 // every group alike, this one runs all of it.
 const KernelDescriptor& compute_group_kernel(const ProgramDescriptor& program) {
@@ -89,7 +65,7 @@ void write_generated_files(const fs::path& dir, const ProgramDescriptor& program
   format.fill(255);  // tt-metal's DataFormat::Invalid
   for (const CBDescriptor& cb : program.cbs) {
     for (const CBFormatDescriptor& f : cb.format_descriptors) {
-      format[f.buffer_index] = tt_metal_format(f.data_format);
+      format[f.buffer_index] = int(data_format_value(f.data_format));
       faces[f.buffer_index] = 4, face_rows[f.buffer_index] = 16, face_grid[f.buffer_index] = 2;
       tile_rows[f.buffer_index] = 32, tile_cols[f.buffer_index] = 32, tile_bytes[f.buffer_index] = int(f.page_size);
     }
@@ -109,7 +85,7 @@ void write_generated_files(const fs::path& dir, const ProgramDescriptor& program
   d << "constexpr ckernel::DstSync DST_SYNC_MODE = ckernel::DstSync::SyncHalf;\n"
     << "constexpr bool DST_ACCUM_MODE = " << (k.config.fp32_dest_acc_en ? "true" : "false") << ";\n"
     << "constexpr ckernel::MathFidelity MATH_FIDELITY = static_cast<ckernel::MathFidelity>("
-    << tt_metal_fidelity(k.config.math_fidelity) << ");\n"
+    << int(llk_math_fidelity(uint32_t(k.config.math_fidelity))) << ");\n"
     << "constexpr bool APPROX = " << (k.config.math_approx_mode ? "true" : "false") << ";\n";
 }
 

@@ -33,17 +33,18 @@ using detail::read_range_set;
 struct FormatInfo {
   DataFormat format;
   std::string_view metal_name, ttnn_name;
+  uint32_t metal_value;  // tt::DataFormat's number (tensix_types.h)
   uint32_t tile_bytes;
   uint32_t element_bytes;  // 0: a block format, tiles only
 };
 constexpr std::array<FormatInfo, 7> kFormats{{
-    {DataFormat::float32, "Float32", "float32", 4096, 4},
-    {DataFormat::float16_b, "Float16_b", "bfloat16", 2048, 2},
-    {DataFormat::bfp8_b, "Bfp8_b", "bfloat8_b", 1088, 0},  // 1024 mantissa bytes + 64 shared exponents
-    {DataFormat::uint32, "UInt32", "uint32", 4096, 4},
-    {DataFormat::uint16, "UInt16", "uint16", 2048, 2},
-    {DataFormat::int32, "Int32", "int32", 4096, 4},
-    {DataFormat::uint8, "UInt8", "uint8", 1024, 1},
+    {DataFormat::float32, "Float32", "float32", 0, 4096, 4},
+    {DataFormat::float16_b, "Float16_b", "bfloat16", 5, 2048, 2},
+    {DataFormat::bfp8_b, "Bfp8_b", "bfloat8_b", 6, 1088, 0},  // 1024 mantissa bytes + 64 shared exponents
+    {DataFormat::uint32, "UInt32", "uint32", 24, 4096, 4},
+    {DataFormat::uint16, "UInt16", "uint16", 9, 2048, 2},
+    {DataFormat::int32, "Int32", "int32", 8, 4096, 4},
+    {DataFormat::uint8, "UInt8", "uint8", 30, 1024, 1},
 }};
 
 const FormatInfo& info(DataFormat format) {
@@ -410,6 +411,8 @@ std::vector<emu::CoreCoord> cores_of(const CoreRangeSet& ranges) {
 }
 
 std::string_view data_format_name(DataFormat format) { return info(format).metal_name; }
+
+uint32_t data_format_value(DataFormat format) { return info(format).metal_value; }
 
 std::optional<DataFormat> parse_data_format(std::string_view name) {
   for (const FormatInfo& f : kFormats)

@@ -29,6 +29,8 @@ std::vector<emu::CoreCoord> cores_of(const CoreRangeSet& ranges);  // row-major,
 // tt-metal's data formats (tt::DataFormat) a CB page or a tensor may hold.
 enum class DataFormat { float32, float16_b, bfp8_b, uint32, uint16, int32, uint8 };
 std::string_view data_format_name(DataFormat format);  // "Float32", "Float16_b", "Bfp8_b", ...
+// tt::DataFormat's number of a format (Float32 0, Float16_b 5, Bfp8_b 6, Int32 8, UInt16 9, ...).
+uint32_t data_format_value(DataFormat format);
 // Accepts tt-metal's names and ttnn's dtype names ("bfloat16", "bfloat8_b", "float32", "uint32", ...).
 std::optional<DataFormat> parse_data_format(std::string_view name);
 // Bytes of one 32x32 tile: 4096, 2048, 1088, 4096, 2048, 4096, 1024.

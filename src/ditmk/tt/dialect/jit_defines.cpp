@@ -44,6 +44,12 @@ TriscRoleNames role_names(TriscRole role) {
 
 }  // namespace
 
+LlkMathFidelity llk_math_fidelity(uint32_t index) {
+  constexpr LlkMathFidelity kFidelity[] = {LlkMathFidelity::lofi, LlkMathFidelity::hifi2, LlkMathFidelity::hifi3,
+                                           LlkMathFidelity::hifi4};
+  return kFidelity[std::min<uint32_t>(index, 3)];
+}
+
 std::vector<Define> firmware_defines(const JitTarget& target) {
   std::vector<Define> out;
   // The HAL numbers a Tensix core's RISCs BRISC 0, NCRISC 1, TRISC0..2 2..4.

@@ -24,6 +24,9 @@ enum class NocMode : uint8_t { dedicated = 0, dynamic = 1 };
 
 // tt-metal's ckernel::MathFidelity values (llk_defs.h): what MATH_FIDELITY holds.
 enum class LlkMathFidelity : uint8_t { lofi = 0, hifi2 = 2, hifi3 = 3, hifi4 = 4 };
+// ditmk's fidelity index (0 LoFi .. 3 HiFi4, KernelBuild and the descriptor's MathFidelity) as
+// tt-metal's value; a larger index is HiFi4.
+LlkMathFidelity llk_math_fidelity(uint32_t index);
 
 // Which TRISC a compute build is for: tt-metal's JIT builds one per role; the emulator runs all three
 // as one processor (all).

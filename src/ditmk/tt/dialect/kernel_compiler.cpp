@@ -70,12 +70,10 @@ const std::string& compiler_identity() {
 
 // The JIT's target for a build: KernelBuild's fidelity is ditmk's index (0 LoFi .. 3 HiFi4).
 JitTarget jit_target(const KernelBuild& build) {
-  constexpr LlkMathFidelity kFidelity[] = {LlkMathFidelity::lofi, LlkMathFidelity::hifi2, LlkMathFidelity::hifi3,
-                                           LlkMathFidelity::hifi4};
   JitTarget target;
   target.processor = build.processor;
   target.noc = build.noc;
-  target.math_fidelity = kFidelity[std::min<uint32_t>(build.math_fidelity, 3)];
+  target.math_fidelity = llk_math_fidelity(build.math_fidelity);
   target.fp32_dest_acc_en = build.fp32_dest_acc_en;
   target.math_approx_mode = build.math_approx_mode;
   return target;

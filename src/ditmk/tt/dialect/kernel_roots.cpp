@@ -7,6 +7,17 @@ namespace ditmk::tt::dialect {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Made absolute without throwing: a working folder that is gone leaves the path as it is.
+fs::path absolute_normal(const fs::path& p) {
+  std::error_code ec;
+  const fs::path made = fs::absolute(p, ec);
+  return (ec ? p : made).lexically_normal();
+}
+
+}  // namespace
+
 std::optional<fs::path> kernel_root(const std::optional<fs::path>& option) {
   std::optional<fs::path> root;
   if (option && !option->empty()) {
@@ -15,9 +26,7 @@ std::optional<fs::path> kernel_root(const std::optional<fs::path>& option) {
     root = fs::path(home);
   }
   if (!root) return std::nullopt;
-  std::error_code ec;
-  const fs::path made = fs::absolute(*root, ec);
-  return (ec ? *root : made).lexically_normal();
+  return absolute_normal(*root);
 }
 
 std::vector<fs::path> kernel_root_include_dirs(const fs::path& root) {
@@ -35,14 +44,8 @@ std::vector<fs::path> kernel_source_candidates(const std::string& text, const fs
                                                const std::optional<fs::path>& root) {
   const fs::path path(text);
   if (path.is_absolute()) return {path.lexically_normal()};
-  // Made absolute without throwing: a working folder that is gone leaves the path as it is.
-  auto absolute = [](const fs::path& p) {
-    std::error_code ec;
-    const fs::path made = fs::absolute(p, ec);
-    return (ec ? p : made).lexically_normal();
-  };
-  std::vector<fs::path> candidates = {absolute(descriptor_folder / path)};
-  const fs::path in_working_folder = absolute(path);
+  std::vector<fs::path> candidates = {absolute_normal(descriptor_folder / path)};
+  const fs::path in_working_folder = absolute_normal(path);
   if (in_working_folder != candidates.front()) candidates.push_back(in_working_folder);
   if (root) candidates.push_back((*root / path).lexically_normal());
   return candidates;
