@@ -105,3 +105,22 @@ def test_in_memory_launch_matches_the_json_path(device, tmp_path):
     from_cli = np.load(tmp_path / "c.npy")
     np.testing.assert_array_equal(from_cli, c.to_numpy())
     np.testing.assert_array_equal(from_cli, bf16(bf16(a_values) + bf16(b_values)))
+
+
+def test_relative_kernel_paths_resolve_against_the_working_folder_then_the_kernel_root(device, monkeypatch):
+    values = np.arange(64 * 256, dtype=np.float32).reshape(64, 256)  # 16 pages: the kernel moves 8 at a time
+    src = ttnn.from_torch(values, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT, device=device)
+    dst = ttnn.allocate_tensor_on_device(ttnn.Shape([64, 256]), ttnn.float32, ttnn.TILE_LAYOUT, device)
+    file_path = ttnn.KernelDescriptor.SourceType.FILE_PATH
+    monkeypatch.chdir(EXAMPLES / "loopback")
+    ttnn.generic_op([src, dst], loopback_program(src, dst, file_path, "kernels/loopback.cpp"))
+    np.testing.assert_array_equal(dst.to_numpy(), values)
+    monkeypatch.chdir(EXAMPLES.parent)
+    program = loopback_program(src, dst, file_path, "loopback/kernels/loopback.cpp")
+    monkeypatch.delenv("TT_METAL_HOME", raising=False)
+    with pytest.raises(RuntimeError, match="loopback/kernels/loopback.cpp"):
+        ttnn.generic_op([src, dst], program)
+    ttnn.generic_op([src, dst], program, kernel_root=EXAMPLES)
+    monkeypatch.setenv("TT_METAL_HOME", str(EXAMPLES))
+    ttnn.generic_op([src, dst], program)
+    np.testing.assert_array_equal(dst.to_numpy(), values)
