@@ -25,6 +25,8 @@ class CoreLocalMem {
  public:
   CoreLocalMem(AddressType address) : address_(address) {}
   CoreLocalMem(T* ptr) : address_(reinterpret_cast<AddressType>(ptr)) {}
+  CoreLocalMem(const CoreLocalMem&) = default;
+  CoreLocalMem& operator=(const CoreLocalMem&) = default;
 
   tt_l1_ptr T* get_unsafe_ptr() const { return reinterpret_cast<tt_l1_ptr T*>(address_); }
   AddressType get_address() const { return address_; }

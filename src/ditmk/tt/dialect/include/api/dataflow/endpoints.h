@@ -39,19 +39,29 @@ struct noc_traits_t<UnicastEndpoint> {
     uint32_t noc_y{};
     uint32_t addr{};
   };
-  using dst_args_type = src_args_type;
+  struct dst_args_type {
+    uint32_t noc_x{};
+    uint32_t noc_y{};
+    uint32_t addr{};
+  };
 
   template <Noc::AddressType address_type>
   static auto src_addr(const UnicastEndpoint& src, const Noc& noc, const src_args_type& args) {
-    if constexpr (address_type == Noc::AddressType::LOCAL_L1) {
-      return args.addr;
-    } else {
-      return src.get_noc_unicast_addr(args.noc_x, args.noc_y, args.addr, noc.get_noc_id());
-    }
+    return address<address_type>(src, noc, args.noc_x, args.noc_y, args.addr);
   }
   template <Noc::AddressType address_type>
   static auto dst_addr(const UnicastEndpoint& dst, const Noc& noc, const dst_args_type& args) {
-    return src_addr<address_type>(dst, noc, args);
+    return address<address_type>(dst, noc, args.noc_x, args.noc_y, args.addr);
+  }
+
+ private:
+  template <Noc::AddressType address_type>
+  static auto address(const UnicastEndpoint& endpoint, const Noc& noc, uint32_t x, uint32_t y, uint32_t addr) {
+    if constexpr (address_type == Noc::AddressType::LOCAL_L1) {
+      return addr;
+    } else {
+      return endpoint.get_noc_unicast_addr(x, y, addr, noc.get_noc_id());
+    }
   }
 };
 
@@ -60,16 +70,19 @@ struct noc_traits_t<PrecomposedUnicastEndpoint> {
   struct src_args_type {
     uint64_t noc_addr{};
   };
-  using dst_args_type = src_args_type;
+  struct dst_args_type {
+    uint64_t noc_addr{};
+  };
 
   template <Noc::AddressType address_type>
-  static uint64_t src_addr(const PrecomposedUnicastEndpoint&, const Noc&, const src_args_type& args) {
+  static auto src_addr(const PrecomposedUnicastEndpoint&, const Noc&, const src_args_type& args) {
     static_assert(address_type == Noc::AddressType::NOC, "a precomposed NoC address is not a local L1 address");
     return args.noc_addr;
   }
   template <Noc::AddressType address_type>
-  static uint64_t dst_addr(const PrecomposedUnicastEndpoint& dst, const Noc& noc, const dst_args_type& args) {
-    return src_addr<address_type>(dst, noc, args);
+  static auto dst_addr(const PrecomposedUnicastEndpoint&, const Noc&, const dst_args_type& args) {
+    static_assert(address_type == Noc::AddressType::NOC, "a precomposed NoC address is not a local L1 address");
+    return args.noc_addr;
   }
 };
 
@@ -84,7 +97,7 @@ struct noc_traits_t<MulticastEndpoint> {
   };
 
   template <Noc::AddressType address_type>
-  static uint64_t dst_addr_mcast(const MulticastEndpoint& dst, const Noc& noc, const dst_args_mcast_type& args) {
+  static auto dst_addr_mcast(const MulticastEndpoint& dst, const Noc& noc, const dst_args_mcast_type& args) {
     static_assert(address_type == Noc::AddressType::NOC, "a multicast destination is a NoC address");
     return dst.get_noc_multicast_addr(args.noc_x_start, args.noc_y_start, args.noc_x_end, args.noc_y_end, args.addr,
                                       noc.get_noc_id());
@@ -97,15 +110,19 @@ struct noc_traits_t<AllocatorBank<bank_type>> {
     uint32_t bank_id{};
     uint32_t addr{};
   };
-  using dst_args_type = src_args_type;
+  struct dst_args_type {
+    uint32_t bank_id{};
+    uint32_t addr{};
+  };
 
   template <Noc::AddressType address_type>
-  static uint64_t src_addr(const AllocatorBank<bank_type>& src, const Noc& noc, const src_args_type& args) {
+  static auto src_addr(const AllocatorBank<bank_type>& src, const Noc& noc, const src_args_type& args) {
     static_assert(address_type == Noc::AddressType::NOC, "an allocator bank is reached over the NoC");
     return src.get_noc_addr_from_bank_id(args.bank_id, args.addr, noc.get_noc_id());
   }
   template <Noc::AddressType address_type>
-  static uint64_t dst_addr(const AllocatorBank<bank_type>& dst, const Noc& noc, const dst_args_type& args) {
-    return src_addr<address_type>(dst, noc, args);
+  static auto dst_addr(const AllocatorBank<bank_type>& dst, const Noc& noc, const dst_args_type& args) {
+    static_assert(address_type == Noc::AddressType::NOC, "an allocator bank is reached over the NoC");
+    return dst.get_noc_addr_from_bank_id(args.bank_id, args.addr, noc.get_noc_id());
   }
 };
