@@ -1,11 +1,7 @@
 """tt-metal's generic_op pattern (its tests/ttnn/unit_tests/operations/debug/test_generic_op.py):
-eltwise exp over 1, 12, 64 and 128 tiles on an 8x8 grid split by split_work_to_cores (both core
-groups), with ttnn 0.81.1's own unary reader, eltwise_sfpu compute (SFPU_OP_CHAIN_0 defines) and
+eltwise exp over 1, 12, 64 and 128 tiles on an 8x8 grid split by split_work_to_cores, and over 100
+tiles, which needs both core groups (36 cores of 2 tiles, 28 of 1), with ttnn 0.81.1's own unary reader, eltwise_sfpu compute (SFPU_OP_CHAIN_0 defines) and
 unary writer, run unchanged from the reference tree, written as one writes it for ttnn."""
-import os
-from pathlib import Path
-
-import numpy as np
 import pytest
 
 import ditmk.ttnn as ttnn
@@ -15,16 +11,7 @@ from tt_corpus.corpus import assert_close
 torch = pytest.importorskip("torch")
 
 TREE = tt_metal_tree.tree()
-SOURCE = Path(os.environ.get("DITMK_SOURCE_DIR", Path(__file__).resolve().parents[2]))
-DEVICE_API = SOURCE / "src" / "ditmk" / "tt" / "dialect" / "include" / "api" / "dataflow"
-OBJECT_API = all((DEVICE_API / h).exists() for h in ("noc.h", "dataflow_buffer.h"))
-
-pytestmark = [
-    pytest.mark.skipif(TREE is None, reason=tt_metal_tree.missing()),
-    pytest.mark.xfail(not OBJECT_API, strict=True,
-                      reason="the unary kernels include api/dataflow/noc.h and dataflow_buffer.h, which ditmk's "
-                             "device headers do not provide yet"),
-]
+pytestmark = pytest.mark.skipif(TREE is None, reason=tt_metal_tree.missing())
 
 KERNELS = "ttnn/cpp/ttnn/operations/eltwise/unary/device/kernels"
 
@@ -37,7 +24,7 @@ def device(monkeypatch):
     ttnn.close_device(dev)
 
 
-@pytest.mark.parametrize("num_tiles", [1, 12, 64, 128])
+@pytest.mark.parametrize("num_tiles", [1, 12, 64, 128, 100])
 def test_eltwise_exp(device, num_tiles):
     shape = [1, num_tiles, 32, 32]
     data = torch.rand(shape).to(torch.bfloat16)
@@ -56,6 +43,8 @@ def test_eltwise_exp(device, num_tiles):
         assert core_group_2.num_cores() == 0 and work_per_core1 == 2
     if num_tiles == 64:
         assert core_group_1.num_cores() == 64
+    if num_tiles == 100:
+        assert (core_group_1.num_cores(), work_per_core1, core_group_2.num_cores(), work_per_core2) == (36, 2, 28, 1)
 
     in_cb, out_cb = 0, 2
     cb_page_size = 2 * 1024

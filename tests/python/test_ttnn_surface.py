@@ -110,6 +110,13 @@ def test_tensor_accessor_args_are_tt_metals_encoding(device):
     assert ttnn.TensorAccessorArgs(ttnn.from_torch(rows, device=device)).get_compile_time_args() == [2, 64]
     assert ttnn.TensorAccessorArgs(ttnn.from_torch(rows, device=device, memory_config=ttnn.L1_MEMORY_CONFIG)
                                    ).get_compile_time_args() == [0, 48]
+    # height-sharded over (0,0) and (1,0), a tile each: Sharded, the page, rank 1, 2 banks, 2 pages,
+    # 1 page a shard, the banks' coordinates (x << 8 | y) two to a word
+    grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(1, 0))])
+    height = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
+                               ttnn.ShardSpec(grid, [32, 32]))
+    sharded = ttnn.allocate_tensor_on_device(ttnn.Shape([64, 32]), ttnn.bfloat16, ttnn.TILE_LAYOUT, device, height)
+    assert ttnn.TensorAccessorArgs(sharded).get_compile_time_args() == [1, 2048, 1, 2, 2, 1, (1 << 8) << 16]
 
 
 def test_addresses_mirror_the_descriptor_model(device):
@@ -155,8 +162,6 @@ def test_what_is_not_modelled_is_refused_by_name(device):
     height = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
                                ttnn.ShardSpec(grid, [32, 32]))
     sharded = ttnn.allocate_tensor_on_device(ttnn.Shape([64, 32]), ttnn.bfloat16, ttnn.TILE_LAYOUT, device, height)
-    with pytest.raises(NotImplementedError, match="TensorAccessorArgs of a sharded tensor"):
-        ttnn.TensorAccessorArgs(sharded).get_compile_time_args()
     with pytest.raises(NotImplementedError, match="dst_full_sync_en"):
         ttnn.ComputeConfigDescriptor(dst_full_sync_en=True)._json()
     with pytest.raises(NotImplementedError, match="worker_l1_size"):

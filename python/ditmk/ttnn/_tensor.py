@@ -227,6 +227,10 @@ class Tensor:
     def volume(self):
         return self._shape.volume()
 
+    def _nbytes(self):
+        """Device bytes of the whole tensor."""
+        return _ditmk.tt_tensor_bytes(self._dtype.device_name, _layout_name(self._layout), list(self._shape))
+
     def cpu(self, blocking=True, cq_id=None):
         return Tensor(self._dtype, self._layout, self._shape, self._read("cpu"))
 
