@@ -35,6 +35,8 @@ def test_the_names_are_there():
 def test_other_ttnn_names_are_refused_by_name():
     with pytest.raises(AttributeError, match=r"does not model ttnn\.exp"):
         ttnn.exp
+    with pytest.raises(AttributeError, match=r"does not model ttnn\.Tensor\.reshape"):
+        ttnn.from_torch(np.zeros((32, 32), np.float32)).reshape
 
 
 def test_torch_stays_optional():

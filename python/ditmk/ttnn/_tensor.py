@@ -252,6 +252,12 @@ class Tensor:
         where = (f"{self._placement.memory} at {self._placement.address:#x}" if self._placement is not None else "host")
         return f"ttnn.Tensor(shape={list(self._shape)}, dtype={self._dtype.name}, layout={self._layout.name}, {where})"
 
+    def __getattr__(self, name):
+        # ttnn.Tensor's other members (reshape, pad, to_layout, ...) are operations ditmk does not run
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise AttributeError(f"ditmk.ttnn does not model ttnn.Tensor.{name}: a tensor here holds data for generic_op")
+
     # ---- for generic_op ----
     def _on_device(self, what):
         if self._placement is None:
