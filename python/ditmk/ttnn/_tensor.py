@@ -282,7 +282,7 @@ class Tensor:
 
 
 _TORCH_TO_TTNN = {"torch.bfloat16": DataType.BFLOAT16, "torch.float32": DataType.FLOAT32,
-                  "torch.int32": DataType.INT32, "torch.uint8": DataType.UINT8, "torch.int16": DataType.UINT16}
+                  "torch.int32": DataType.INT32, "torch.uint8": DataType.UINT8, "torch.uint16": DataType.UINT16}
 _NUMPY_TO_TTNN = {np.dtype(np.float32): DataType.FLOAT32, np.dtype(np.int32): DataType.INT32,
                   np.dtype(np.uint32): DataType.UINT32, np.dtype(np.uint8): DataType.UINT8,
                   np.dtype(np.uint16): DataType.UINT16}
