@@ -187,3 +187,20 @@ def test_misuse_is_one_clear_error(device):
     ttnn.close_device(device)
     with pytest.raises(RuntimeError, match="closed"):
         ttnn.allocate_tensor_on_device(ttnn.Shape([32, 32]), ttnn.float32, ttnn.TILE_LAYOUT, device)
+
+
+def test_the_codec_binding_round_trips_and_refuses_in_one_line():
+    from ditmk import _ditmk
+
+    values = np.arange(64 * 32, dtype=np.float32).reshape(2, 32, 32)
+    data = _ditmk.tt_encode("float32", "tile", [2, 32, 32], values, "x")
+    assert len(data) == _ditmk.tt_tensor_bytes("float32", "tile", [2, 32, 32]) == 2 * 4096
+    np.testing.assert_array_equal(_ditmk.tt_decode("float32", "tile", [2, 32, 32], data, "x"), values)
+    # tile order: the first 16 values of a tile's first face are row 0's first 16
+    assert np.frombuffer(data[:64], np.float32).tolist() == values[0, 0, :16].tolist()
+    for call, says in ((lambda: _ditmk.tt_encode("bfloat4_b", "tile", [32, 32], values[0], "x"), "bfloat4_b"),
+                       (lambda: _ditmk.tt_encode("float32", "tile", [32, 64], values[0], "x"), "shape"),
+                       (lambda: _ditmk.tt_decode("float32", "tile", [32, 32], b"\0" * 10, "x"), "10 B")):
+        with pytest.raises(ValueError, match=says) as raised:
+            call()
+        assert "\n" not in str(raised.value)
