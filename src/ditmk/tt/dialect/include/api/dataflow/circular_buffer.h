@@ -6,7 +6,6 @@
 // both directions.
 #include <stdint.h>
 
-#include "api/lock.h"
 #include "ditmk/cb_format.h"
 #include "ditmk/circular_buffer.h"
 #include "hostdevcommon/kernel_structs.h"
@@ -38,11 +37,6 @@ class CircularBuffer {
 
   uint32_t get_write_ptr() const { return ::get_write_ptr(cb_id_); }
   uint32_t get_read_ptr() const { return ::get_read_ptr(cb_id_); }
-
-  // tt-metal records the lock for its NoC debugger; the emulator has nothing to hold.
-  [[nodiscard]] auto scoped_lock() {
-    return Lock([]() {});
-  }
 
  private:
   uint32_t cb_id_;
