@@ -71,6 +71,38 @@ TEST(NocObjects, EveryEndpointCopiesThePagesItNames) {
   }
 }
 
+// The stateful calls, free and Noc's, with and without transaction ids, over a 16-page tensor.
+TEST(NocObjects, StatefulTransfersCopyBankByBank) {
+  TempDir dir;
+  auto tensor = [](const std::string& name) {
+    return ordered_json{{"name", name}, {"memory", "dram_interleaved"}, {"layout", "tile"},
+                        {"data_format", "bfloat16"}, {"shape", {128, 128}}, {"page_size", 2048}};
+  };
+  ordered_json src = tensor("src");
+  src["input"] = "src.npy";
+  ordered_json dst = tensor("dst");
+  dst["output"] = "dst.npy";
+  const ordered_json program = {
+      {"tensors", {src, dst}},
+      {"kernels",
+       {{{"kernel_source", noc_kernel("stateful_copy.cpp")},
+         {"core_ranges", cores(0, 0)},
+         {"config", {{"type", "reader"}}},
+         {"compile_time_args", {{{"tensor_accessor_args", "src"}}, {{"tensor_accessor_args", "dst"}}}},
+         {"runtime_args", {{{"core", {0, 0}}, {"args", {{{"address_of", "src"}}, {{"address_of", "dst"}}}}}}}}}},
+      {"cbs",
+       {{{"total_size", 2 * 2048},
+         {"core_ranges", cores(0, 0)},
+         {"format_descriptors", {{{"buffer_index", 0}, {"data_format", "bfloat16"}, {"page_size", 2048}}}}}}}};
+  Tensor in(DType::F32, {128, 128});
+  for (int64_t i = 0; i < in.numel(); ++i) in.data<float>()[i] = float(int64_t(i * 37 % 256) - 128) / 64.0f;
+  const tt::dialect::DescriptorRun run = run_in(dir, program, "src.npy", in);
+  ASSERT_TRUE(run.report.clean()) << first_fault(run);
+  const Tensor out = io::read_npy(dir / "dst.npy");
+  ASSERT_EQ(out.nbytes(), in.nbytes());
+  EXPECT_EQ(std::memcmp(out.bytes(), in.bytes(), in.nbytes()), 0);
+}
+
 TEST(NocObjects, SemaphoresPassValuesBetweenCores) {
   TempDir dir;
   ordered_json runtime_args = ordered_json::array();
@@ -110,7 +142,7 @@ INSTANTIATE_TEST_SUITE_P(
     Calls, NocUnmodelled,
     ::testing::Values(std::pair<std::string, std::string>{"INLINE_DW_WRITE", "not modelled: Noc::inline_dw_write"},
                       std::pair<std::string, std::string>{"READ_WITH_STATE_FIRST",
-                                                          "Noc::async_read_with_state before its set_async_*_state"},
+                                                          "noc_async_read_with_state before its read_set_state"},
                       std::pair<std::string, std::string>{"WRITE_ZEROS", "not modelled: Noc::async_write_zeros"}),
     [](const auto& info) { return info.param.first; });
 

@@ -168,6 +168,30 @@ void noc_async_write(uint32_t src_l1, uint64_t dst_noc_addr, uint32_t size) {
   emu::noc_async_write(emu::l1_offset(src_l1), with_l1_offset(dst_noc_addr), size);
 }
 
+void noc_set_state(uint32_t write, uint64_t noc_addr, uint32_t size) {
+  require_dataflow(write ? "noc_async_write_set_state" : "noc_async_read_set_state");
+  dialect_state().noc_state[write ? 1 : 0] = {with_l1_offset(noc_addr) & ~uint64_t(0xFFFFFFFF), size, true};
+}
+
+// The address within the endpoint the state named: the hardware keeps the endpoint's coordinates in
+// the command buffer and takes only the low word from each call.
+void noc_with_state(uint32_t write, uint32_t address, uint32_t l1, uint32_t size) {
+  const std::string_view call = write ? "noc_async_write_with_state" : "noc_async_read_with_state";
+  require_dataflow(call);
+  const emu::ProcessorRuntime::DialectState::NocState& state = dialect_state().noc_state[write ? 1 : 0];
+  if (!state.set) emu::raise(FaultKind::bad_call, "{} before its {}_set_state", call, write ? "write" : "read");
+  const uint32_t bytes = size ? size : state.size;
+  if (bytes == 0) {
+    emu::raise(FaultKind::bad_call, "{}: no size, neither given nor set by the one-packet set_state", call);
+  }
+  const uint64_t remote = with_l1_offset(state.endpoint | address);
+  if (write) {
+    emu::noc_async_write(emu::l1_offset(l1), remote, bytes);
+  } else {
+    emu::noc_async_read(remote, emu::l1_offset(l1), bytes);
+  }
+}
+
 void noc_async_write_multicast(uint32_t src_l1, uint64_t dst_mcast_addr, uint32_t size, uint32_t num_dests,
                                uint32_t loopback) {
   if (loopback) {

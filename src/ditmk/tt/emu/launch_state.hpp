@@ -119,6 +119,12 @@ struct ProcessorRuntime {
     bool print_fixed = false;
     // Non-blocking CB polls answered no in a row while the CB did not change.
     uint64_t idle_polls = 0, poll_mark = 0;
+    // The stateful NoC calls' state, reads [0] and writes [1]: a NoC address's endpoint word and a size.
+    struct NocState {
+      uint64_t endpoint = 0;
+      uint32_t size = 0;
+      bool set = false;
+    } noc_state[2];
   } dialect;
   std::string where() const {
     if (kernel->source.empty()) return fmt::format("core {} {}", core_name(core->coord), processor_name(processor));

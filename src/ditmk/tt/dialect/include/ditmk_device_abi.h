@@ -188,6 +188,13 @@ typedef struct ditmk_device_abi {
 
   /* CB interfaces (version 6): what get_local_cb_interface(cb) reads */
   void (*get_cb_interface)(uint32_t cb, ditmk_cb_interface* out);
+
+  /* the stateful NoC calls (version 6), per processor and direction (write: 0 reads, 1 writes), as a
+   * command buffer holds them: set_state keeps a NoC address's endpoint (its high word) and a size
+   * (0: each call gives one); with_state moves `size` bytes (0: the state's) between local L1 and
+   * `address` at that endpoint */
+  void (*noc_set_state)(uint32_t write, uint64_t noc_addr, uint32_t size);
+  void (*noc_with_state)(uint32_t write, uint32_t address, uint32_t l1, uint32_t size);
 } ditmk_device_abi;
 
 #endif /* DITMK_DEVICE_ABI_H */

@@ -12,6 +12,8 @@
 #include "ditmk/attributes.h"
 #if !defined(COMPILE_FOR_TRISC)
 #include "api/dataflow/noc.h"
+// 0.81.1 brings the TensorAccessor endpoint in with the buffer types (its DRAM zeroing uses it).
+#include "api/tensor/noc_traits.h"
 #endif
 
 template <typename T, typename AddressType = uintptr_t>

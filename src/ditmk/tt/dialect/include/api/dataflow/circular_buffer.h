@@ -6,13 +6,14 @@
 // both directions.
 #include <stdint.h>
 
-#include "api/lock.h"
 #include "ditmk/cb_format.h"
 #include "ditmk/circular_buffer.h"
 #include "hostdevcommon/kernel_structs.h"
 #ifndef COMPILE_FOR_TRISC
 #include "api/dataflow/noc.h"
 #include "ditmk/cb_endpoint.h"
+// 0.81.1 brings the TensorAccessor endpoint in with the buffer types (its DRAM zeroing uses it).
+#include "api/tensor/noc_traits.h"
 #endif
 
 class CircularBuffer {
@@ -38,11 +39,6 @@ class CircularBuffer {
 
   uint32_t get_write_ptr() const { return ::get_write_ptr(cb_id_); }
   uint32_t get_read_ptr() const { return ::get_read_ptr(cb_id_); }
-
-  // tt-metal records the lock for its NoC debugger; the emulator has nothing to hold.
-  [[nodiscard]] auto scoped_lock() {
-    return Lock([]() {});
-  }
 
  private:
   uint32_t cb_id_;

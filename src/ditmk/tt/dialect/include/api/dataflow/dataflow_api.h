@@ -21,6 +21,7 @@
 #include "ditmk/kernel_args.h"
 #include "ditmk/noc.h"
 #include "ditmk/noc_index.h"
+#include "ditmk/noc_state.h"
 #include "ditmk/semaphore.h"
 #include "hostdevcommon/kernel_structs.h"
 #include "api/debug/kernel_profiler.hpp"

@@ -15,6 +15,8 @@
 #ifndef COMPILE_FOR_TRISC
 #include "api/dataflow/noc.h"
 #include "ditmk/cb_endpoint.h"
+// 0.81.1 brings the TensorAccessor endpoint in with the buffer types (its DRAM zeroing uses it).
+#include "api/tensor/noc_traits.h"
 #endif
 
 class DataflowBuffer {

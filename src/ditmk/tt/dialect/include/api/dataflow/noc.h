@@ -18,6 +18,7 @@
 #include "api/dataflow/dfb_access.h"
 #include "ditmk/abi.h"
 #include "ditmk/noc.h"
+#include "ditmk/noc_state.h"
 
 template <typename DSpecT>
 struct TensorAccessor;
@@ -118,13 +119,15 @@ class Noc {
                                dst_address<AddressType::LOCAL_L1>(dst, dst_args), size_bytes);
   }
 
-  // The stateful pair: the state fixes the source endpoint (its NoC address's high word) and the
-  // size; each read then names the address within that endpoint.
+  // The stateful pair (ditmk/noc_state.h): the state fixes the source endpoint and, for the
+  // one-packet form (max_page_size <= NOC_MAX_BURST_SIZE), the size; each read then names the
+  // address within that endpoint.
   template <NocOptions opts = NocOptions::DEFAULT, uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, typename Src>
   void set_async_read_state(const Src& src, uint32_t size_bytes, const src_args_t<Src>& src_args,
                             const NocOptVals& noc_opts = {}) const {
     (void)noc_opts;
-    read_state_ = {src_address<AddressType::NOC>(src, src_args) & kEndpointMask, size_bytes, true};
+    ditmk::abi->noc_set_state(ditmk::detail::kNocRead, src_address<AddressType::NOC>(src, src_args),
+                              max_page_size <= NOC_MAX_BURST_SIZE ? size_bytes : 0);
   }
 
   template <NocOptions opts = NocOptions::DEFAULT, uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, typename Src,
@@ -132,10 +135,9 @@ class Noc {
   void async_read_with_state(const Src& src, const Dst& dst, uint32_t size_bytes, const src_args_t<Src>& src_args,
                              const dst_args_t<Dst>& dst_args, const NocOptVals& noc_opts = {}) const {
     (void)noc_opts;
-    require_state(read_state_, "Noc::async_read_with_state");
-    const uint32_t size = max_page_size <= NOC_MAX_BURST_SIZE ? read_state_.size : size_bytes;
-    const uint64_t source = read_state_.endpoint | uint32_t(src_address<AddressType::NOC>(src, src_args));
-    ditmk::abi->noc_async_read(source, dst_address<AddressType::LOCAL_L1>(dst, dst_args), size);
+    ditmk::abi->noc_with_state(ditmk::detail::kNocRead, uint32_t(src_address<AddressType::NOC>(src, src_args)),
+                               dst_address<AddressType::LOCAL_L1>(dst, dst_args),
+                               max_page_size <= NOC_MAX_BURST_SIZE ? 0 : size_bytes);
   }
 
   // size_bytes from the local L1 source to the destination endpoint.
@@ -168,7 +170,8 @@ class Noc {
                              const NocOptVals& noc_opts = {}) const {
     static_assert(!has_flag(opts, NocOptions::TXN_ID), "Noc::set_async_write_state takes no transaction id");
     (void)noc_opts;
-    write_state_ = {dst_address<AddressType::NOC>(dst, dst_args) & kEndpointMask, size_bytes, true};
+    ditmk::abi->noc_set_state(ditmk::detail::kNocWrite, dst_address<AddressType::NOC>(dst, dst_args),
+                              max_page_size <= NOC_MAX_BURST_SIZE ? size_bytes : 0);
   }
 
   template <NocOptions opts = NocOptions::DEFAULT, uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, typename Src,
@@ -177,10 +180,9 @@ class Noc {
                               const dst_args_t<Dst>& dst_args, const NocOptVals& noc_opts = {}) const {
     static_assert(!has_flag(opts, NocOptions::TXN_ID), "Noc::async_write_with_state takes no transaction id");
     (void)noc_opts;
-    require_state(write_state_, "Noc::async_write_with_state");
-    const uint32_t size = max_page_size <= NOC_MAX_BURST_SIZE ? write_state_.size : size_bytes;
-    const uint64_t destination = write_state_.endpoint | uint32_t(dst_address<AddressType::NOC>(dst, dst_args));
-    ditmk::abi->noc_async_write(src_address<AddressType::LOCAL_L1>(src, src_args), destination, size);
+    ditmk::abi->noc_with_state(ditmk::detail::kNocWrite, uint32_t(dst_address<AddressType::NOC>(dst, dst_args)),
+                               src_address<AddressType::LOCAL_L1>(src, src_args),
+                               max_page_size <= NOC_MAX_BURST_SIZE ? 0 : size_bytes);
   }
 
   template <NocOptions opts = NocOptions::DEFAULT, typename Dst>
@@ -227,23 +229,5 @@ class Noc {
   }
 
  private:
-  static constexpr uint64_t kEndpointMask = ~uint64_t(0xFFFFFFFF);
-
-  // What a set_async_*_state call fixed for the *_with_state calls after it.
-  struct TransferState {
-    uint64_t endpoint = 0;  // the NoC address's endpoint word
-    uint32_t size = 0;
-    bool set = false;
-  };
-
-  static void require_state(const TransferState& state, const char* call) {
-    if (!state.set) {
-      ditmk::detail::fault(DITMK_FAULT_BAD_CALL, ditmk::detail::Message()
-                                                     << call << " before its set_async_*_state on this Noc");
-    }
-  }
-
   uint8_t noc_id_;
-  mutable TransferState read_state_;
-  mutable TransferState write_state_;
 };
