@@ -45,9 +45,15 @@ def cb(index_formats, total_size, where):
     )
 
 
+# A factory's TensorAccessorArgs() with no buffer (the sparsity operand's placeholder): an interleaved
+# accessor's two words, the config word with no flag set and a page size of 0.
+NO_TENSOR_ACCESSOR = [0, 0]
+
+
 def accessor(tensor=None):
-    args = ttnn.TensorAccessorArgs(tensor) if tensor is not None else ttnn.TensorAccessorArgs()
-    return list(args.get_compile_time_args())
+    if tensor is None:
+        return list(NO_TENSOR_ACCESSOR)
+    return list(ttnn.TensorAccessorArgs(tensor).get_compile_time_args())
 
 
 def bf16_inputs(m, k, n, seed, batch=1):
