@@ -13,6 +13,7 @@
 #include "ditmk/io/npy.hpp"
 #include "ditmk/tt/dialect/descriptor.hpp"
 #include "ditmk/tt/dialect/descriptor_runner.hpp"
+#include "ditmk/tt/dialect/host_api.hpp"
 #include "support/temp_dir.hpp"
 #include "support/tt_metal_tree.hpp"
 
@@ -23,6 +24,7 @@ namespace fs = std::filesystem;
 
 const fs::path kExamples = fs::path(DITMK_SOURCE_DIR) / "examples/tt";
 const fs::path kBlockCopy = fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/matmul_kernels/block_copy_pack.cpp";
+const fs::path kCbFormats = fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/matmul_kernels/cb_formats_constexpr.cpp";
 
 nlohmann::ordered_json example(const std::string& name) {
   nlohmann::ordered_json program = nlohmann::ordered_json::parse(std::ifstream(kExamples / name / "program.json"));
@@ -127,6 +129,54 @@ TEST(MatmulKernels, TreeBmmMultipliesAsTheExampleKernelDoes) {
       // One bfloat16 rounding of the fp32 sum: within 2^-8 relative.
       ASSERT_NEAR(c.data<float>()[i * 96 + j], want, std::fabs(want) / 256 + 1e-6) << i << "," << j;
     }
+  }
+}
+
+// cb_formats_constexpr.cpp on cores (0,0) and (1,0) with CB 0 in bfloat16 and CB 1 in bfloat8_b
+// (CB 1 in float32 on (1,0) instead when `mixed`).
+tt::emu::LaunchReport run_cb_formats(bool ask_missing, bool mixed) {
+  using namespace tt::dialect;
+  HostDevice device(fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  Program program = CreateProgram();
+  const CoreRangeSet both = {{{0, 0}, {1, 0}}};
+  ReaderDataMovementConfig config;
+  if (ask_missing) config.defines = {{"ASK_MISSING", "1"}};
+  CreateKernel(program, kCbFormats, both, config);
+  CreateCircularBuffer(program, both, {.total_size = 4096, .buffer_index = 0, .page_size = 2048});
+  if (mixed) {
+    CreateCircularBuffer(program, {{{0, 0}, {0, 0}}},
+                         {.total_size = 2176, .buffer_index = 1, .data_format = DataFormat::bfp8_b, .page_size = 1088});
+    CreateCircularBuffer(program, {{{1, 0}, {1, 0}}},
+                         {.total_size = 8192, .buffer_index = 1, .data_format = DataFormat::float32, .page_size = 4096});
+  } else {
+    CreateCircularBuffer(program, both,
+                         {.total_size = 2176, .buffer_index = 1, .data_format = DataFormat::bfp8_b, .page_size = 1088});
+  }
+  return EnqueueProgram(device, program);
+}
+
+TEST(MatmulKernels, CbFormatsAreConstantExpressions) {
+  const tt::emu::LaunchReport report = run_cb_formats(false, false);
+  EXPECT_TRUE(report.clean()) << (report.faults.empty() ? "" : tt::emu::to_string(report.faults.front()));
+}
+
+TEST(MatmulKernels, ACbTheTablesLackIsAskedOfTheRunningProgram) {
+  const tt::emu::LaunchReport report = run_cb_formats(true, false);
+  ASSERT_FALSE(report.faults.empty());
+  const std::string text = tt::emu::to_string(report.faults.front());
+  EXPECT_NE(text.find("get_tile_size"), std::string::npos) << text;
+  EXPECT_NE(text.find("cb_formats_constexpr.cpp on core (0,0)"), std::string::npos) << text;
+}
+
+TEST(MatmulKernels, TwoFormatsOfOneCbOnAKernelsCoresAreRefused) {
+  try {
+    run_cb_formats(false, true);
+    FAIL() << "expected the load to refuse CB #1";
+  } catch (const std::exception& e) {
+    const std::string text = e.what();
+    EXPECT_NE(text.find("cb_formats_constexpr.cpp: CB #1 has two formats on the kernel's cores"), std::string::npos)
+        << text;
+    EXPECT_EQ(text.find('\n'), std::string::npos) << text;
   }
 }
 

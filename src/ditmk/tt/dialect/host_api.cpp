@@ -204,7 +204,9 @@ void HostDevice::load(const Program& program) {
   std::vector<std::shared_ptr<LoadedKernel>> loaded;
   std::vector<std::string> warnings;
   for (const Program::Kernel& k : program.kernels_) {
-    std::shared_ptr<LoadedKernel> code = compiler_.load(k.build);
+    KernelBuild build = k.build;
+    build.cb_formats = cb_format_table(program.cbs_, {k.cores.begin(), k.cores.end()}, k.source_name);
+    std::shared_ptr<LoadedKernel> code = compiler_.load(build);
     for (const std::string& warning : code->warnings()) {
       // A strict run refuses what a default run warns about, here before anything launches.
       if (device_.strict()) fail("{} (refused under --strict)", warning);

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "ditmk/tt/dialect/cb_format_table.hpp"
 #include "ditmk/tt/emu/chip.hpp"
 
 struct ditmk_device_abi;
@@ -40,6 +41,8 @@ struct KernelBuild {
   bool math_approx_mode = false;
   // The kernel root whose include folders the compile uses after the device headers (kernel_roots.hpp).
   std::optional<std::filesystem::path> kernel_root;
+  // The CBs on the kernel's cores, compiled in as tt-metal's format tables (cb_format_table.hpp).
+  std::vector<CbFormatEntry> cb_formats;
 };
 
 using KernelEntry = void (*)(const ditmk_device_abi*);
