@@ -18,7 +18,8 @@ def generic_op(io_tensors, program_descriptor, **options):
     time (report["timing"]["predicted_us"]); trace=PATH writes its Chrome trace; report=PATH writes
     the report as JSON; kernel_cache, kernel_root (default $TT_METAL_HOME), watchdog (seconds),
     strict. The report (counters, time bound, compile stats) is device.last_report. A fault raises
-    KernelFault naming kernel, core and processor; the tensors keep their bytes from before."""
+    KernelFault naming kernel, core and processor; the tensors keep their bytes from before. A bad
+    program or a kernel that does not build raises RuntimeError with one line naming it."""
     unknown = set(options) - set(_OPTIONS)
     if unknown:
         raise TypeError(f"generic_op: unknown keyword {', '.join(sorted(unknown))} (ditmk's: {', '.join(_OPTIONS)})")
@@ -42,7 +43,10 @@ def generic_op(io_tensors, program_descriptor, **options):
                kernel_root=os.fspath(settings.get("kernel_root", "")), strict=bool(settings.get("strict", False)))
     if watchdog is not None:
         run["watchdog"] = float(watchdog)
-    outputs, report, faults = _ditmk.tt_run_descriptor(json.dumps(descriptor), inputs, **run)
+    try:
+        outputs, report, faults = _ditmk.tt_run_descriptor(json.dumps(descriptor), inputs, **run)
+    except ValueError as e:  # a bad program or a kernel that does not build: RuntimeError, as ttnn raises
+        raise RuntimeError(str(e)) from None
     device.last_report = report
     if faults:
         fault = KernelFault(faults[0])

@@ -9,6 +9,6 @@ namespace ckernel {
 template <DataFormat data_format>
 ALWI void mul_int_tile_init() { ditmk::detail::not_modelled("mul_int_tile_init"); }
 template <DataFormat data_format>
-ALWI void mul_int_tile(uint32_t, uint32_t, uint32_t) { ditmk::detail::not_modelled("mul_int_tile"); }
+ALWI void mul_int_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) { ditmk::detail::not_modelled("mul_int_tile"); }
 
 }  // namespace ckernel

@@ -14,6 +14,7 @@
 #include "hostdevcommon/kernel_structs.h"
 #ifndef COMPILE_FOR_TRISC
 #include "api/dataflow/noc.h"
+#include "ditmk/cb_endpoint.h"
 #endif
 
 class DataflowBuffer {
@@ -79,37 +80,13 @@ class DataflowBuffer {
 };
 
 #ifndef COMPILE_FOR_TRISC
-template <>
-struct noc_traits_t<DataflowBuffer> {
-  using src_args_type = DataflowBufferArgs;
-  using dst_args_type = DataflowBufferArgs;
-  struct dst_args_mcast_type {
-    uint32_t noc_x_start{};
-    uint32_t noc_y_start{};
-    uint32_t noc_x_end{};
-    uint32_t noc_y_end{};
-    uint32_t offset_bytes{};
-  };
+namespace ditmk::detail {
+inline uint32_t dfb_read_ptr(const DataflowBuffer& dfb) { return dfb.get_read_ptr(); }
+inline uint32_t dfb_write_ptr(const DataflowBuffer& dfb) { return dfb.get_write_ptr(); }
+}  // namespace ditmk::detail
 
-  template <Noc::AddressType address_type>
-  static uint32_t src_addr(const DataflowBuffer& src, const Noc&, const src_args_type& args) {
-    static_assert(address_type == Noc::AddressType::LOCAL_L1,
-                  "a DataflowBuffer is a local L1 source: it cannot be read over the NoC");
-    return src.get_read_ptr() + args.offset_bytes;
-  }
-  template <Noc::AddressType address_type>
-  static uint32_t dst_addr(const DataflowBuffer& dst, const Noc&, const dst_args_type& args) {
-    static_assert(address_type == Noc::AddressType::LOCAL_L1,
-                  "a DataflowBuffer is a local L1 destination unless given a multicast rectangle");
-    return dst.get_write_ptr() + args.offset_bytes;
-  }
-  // The same buffer's write pointer on every core of the rectangle (a CB lies at one address on all
-  // the cores of its set).
-  template <Noc::AddressType address_type>
-  static uint64_t dst_addr_mcast(const DataflowBuffer& dst, const Noc& noc, const dst_args_mcast_type& args) {
-    static_assert(address_type == Noc::AddressType::NOC, "a multicast destination is a NoC address");
-    return ::get_noc_multicast_addr(args.noc_x_start, args.noc_y_start, args.noc_x_end, args.noc_y_end,
-                                    dst.get_write_ptr() + args.offset_bytes, noc.get_noc_id());
-  }
-};
+template <>
+struct noc_traits_t<DataflowBuffer> : ditmk::detail::CbNocTraits<DataflowBuffer, DataflowBufferArgs,
+                                                                 ditmk::detail::dfb_read_ptr,
+                                                                 ditmk::detail::dfb_write_ptr> {};
 #endif

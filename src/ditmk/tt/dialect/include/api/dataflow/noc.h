@@ -98,9 +98,6 @@ class Noc {
   }
 
  public:
-  // The emulator has no L1 alias to undo: an address is its own cached view.
-  static FORCE_INLINE uint32_t l1_cached_view(uint32_t addr) { return addr; }
-
   Noc() : noc_id_(noc_index) {}
   explicit Noc(uint8_t noc_id) : noc_id_(noc_id) {}
 

@@ -25,16 +25,15 @@ inline constexpr uint32_t kMaxAccessorRank = 8;
 
 template <typename DSpec>
 struct TensorAccessor {
-  using Args = DSpec;
   static constexpr bool is_dram = DSpec::is_dram;
-  static constexpr bool is_sharded = DSpec::is_sharded;
 
   TensorAccessor(const DSpec& args, const size_t bank_base_address_in, const uint32_t page_size_in)
-      : args_(args), bank_base_address(uint32_t(bank_base_address_in)), aligned_page_size(page_size_in) {}
+      : bank_base_address(uint32_t(bank_base_address_in)), aligned_page_size(page_size_in), args_(args) {}
   TensorAccessor(const DSpec& args, const size_t bank_base_address_in)
       : TensorAccessor(args, bank_base_address_in, args.get_aligned_page_size()) {}
 
-  const DSpec& dspec() const { return args_; }
+  constexpr const auto& dspec() const { return args_; }
+  constexpr auto& dspec() { return args_; }
   FORCE_INLINE uint32_t get_aligned_page_size() const { return aligned_page_size; }
   FORCE_INLINE constexpr uint32_t get_bank_base_address() const { return bank_base_address; }
 
@@ -46,7 +45,7 @@ struct TensorAccessor {
 
   FORCE_INLINE uint64_t get_noc_addr(const uint32_t page_id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
     (void)noc;
-    if constexpr (!is_sharded) {
+    if constexpr (!DSpec::is_sharded) {
       return ditmk::detail::interleaved_page_addr<is_dram>(page_id, aligned_page_size, bank_base_address, offset);
     } else {
       return bank_noc_addr(get_bank_and_offset(page_id), offset);
@@ -56,13 +55,13 @@ struct TensorAccessor {
   // The start of shard `shard_id` (shards numbered row-major over the tensor's grid of shards).
   uint64_t get_shard_noc_addr(const uint32_t shard_id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
     (void)noc;
-    static_assert(is_sharded, "TensorAccessor::get_shard_noc_addr: the tensor is interleaved");
+    static_assert(DSpec::is_sharded, "TensorAccessor::get_shard_noc_addr: the tensor is interleaved");
     const BankShard at = shard_to_bank(shard_id);
     return bank_noc_addr({at.bank_id, at.shard_in_bank * shard_volume()}, offset);
   }
 
   PageMapping get_bank_and_offset(uint32_t page_id) const {
-    if constexpr (!is_sharded) {
+    if constexpr (!DSpec::is_sharded) {
       const uint32_t banks = is_dram ? NUM_DRAM_BANKS : NUM_L1_BANKS;
       return {page_id % banks, page_id / banks};
     } else {
@@ -96,11 +95,12 @@ struct TensorAccessor {
     return is_local_addr(get_shard_noc_addr(shard_id, 0, noc), noc);
   }
 
-  const DSpec args_;
   const uint32_t bank_base_address = 0;
   const uint32_t aligned_page_size = 0;
 
  private:
+  DSpec args_;
+
   struct BankShard {
     size_t bank_id;
     size_t shard_in_bank;

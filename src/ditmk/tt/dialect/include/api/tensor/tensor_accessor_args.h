@@ -56,15 +56,15 @@ struct TensorAccessorArgs {
                 "TensorAccessorArgs: a runtime bank count needs runtime bank coordinates");
   static_assert(!is_sharded || !page_size_is_crta, "TensorAccessorArgs: a runtime page size is for interleaved tensors");
 
-  static constexpr size_t AlignedPageSizeCTAOffset = CTA_OFFSET + 1;
+  static constexpr uint32_t AlignedPageSizeCTAOffset = CTA_OFFSET + 1;
   static constexpr uint32_t AlignedPageSize = [] {
     if constexpr (page_size_is_crta) return 0u;
     else return ditmk::detail::accessor_ct_arg<AlignedPageSizeCTAOffset>();
   }();
 
   // Offsets of the sharded parts among the compile-time args.
-  static constexpr size_t RankCTAOffset = CTA_OFFSET + (page_size_is_crta ? 1 : 2);
-  static constexpr size_t NumBanksCTAOffset = RankCTAOffset + (rank_is_crta ? 0 : 1);
+  static constexpr uint32_t RankCTAOffset = CTA_OFFSET + (page_size_is_crta ? 1 : 2);
+  static constexpr uint32_t NumBanksCTAOffset = RankCTAOffset + (rank_is_crta ? 0 : 1);
   static constexpr uint32_t RankCT = [] {
     if constexpr (!is_sharded || rank_is_crta) return 0u;
     else return ditmk::detail::accessor_ct_arg<RankCTAOffset>();
@@ -78,9 +78,9 @@ struct TensorAccessorArgs {
   static constexpr uint32_t PhysicalNumBanksCT = (NumBanksCT + 1) / 2;
   static_assert(!is_sharded || rank_is_crta || RankCT > 0, "TensorAccessorArgs: a sharded tensor's rank is 0");
   static_assert(!is_sharded || num_banks_is_crta || NumBanksCT > 0, "TensorAccessorArgs: a sharded tensor has no banks");
-  static constexpr size_t TensorShapeCTAOffset = NumBanksCTAOffset + (num_banks_is_crta ? 0 : 1);
-  static constexpr size_t ShardShapeCTAOffset = TensorShapeCTAOffset + (tensor_shape_is_crta ? 0 : RankCT);
-  static constexpr size_t BankCoordsCTAOffset = ShardShapeCTAOffset + (shard_shape_is_crta ? 0 : RankCT);
+  static constexpr uint32_t TensorShapeCTAOffset = NumBanksCTAOffset + (num_banks_is_crta ? 0 : 1);
+  static constexpr uint32_t ShardShapeCTAOffset = TensorShapeCTAOffset + (tensor_shape_is_crta ? 0 : RankCT);
+  static constexpr uint32_t BankCoordsCTAOffset = ShardShapeCTAOffset + (shard_shape_is_crta ? 0 : RankCT);
   static constexpr uint32_t NumArgsCT = [] {
     if constexpr (is_sharded) return uint32_t(BankCoordsCTAOffset + (bank_coords_is_crta ? 0 : PhysicalNumBanksCT) - CTA_OFFSET);
     else return page_size_is_crta ? 1u : 2u;
@@ -128,6 +128,21 @@ struct TensorAccessorArgs {
   }
   constexpr uint32_t get_physical_num_banks() const { return (get_num_banks() + 1) / 2; }
 
+  static constexpr uint32_t num_compile_time_args() { return NumArgsCT; }
+  static constexpr uint32_t next_compile_time_args_offset() { return uint32_t(CTA_OFFSET) + num_compile_time_args(); }
+  constexpr uint32_t num_common_runtime_args() const {
+    if constexpr (!is_sharded) {
+      return page_size_is_crta ? 1 : 0;
+    } else {
+      return bank_coords_crta_offset() + (bank_coords_is_crta ? get_physical_num_banks() : 0) - crta_offset();
+    }
+  }
+  constexpr uint32_t next_common_runtime_args_offset() const { return crta_offset() + num_common_runtime_args(); }
+
+ private:
+  template <typename>
+  friend struct TensorAccessor;
+
   // Dimension `i` of the tensor and of a shard, in pages, and bank `bank`'s packed (x << 8 | y).
   uint32_t tensor_shape_at(uint32_t i) const {
     if constexpr (tensor_shape_is_crta) return get_common_arg_val<uint32_t>(tensor_shape_crta_offset() + i);
@@ -143,18 +158,6 @@ struct TensorAccessorArgs {
     return uint16_t(bank % 2 ? word >> 16 : word & 0xFFFF);
   }
 
-  static constexpr uint32_t num_compile_time_args() { return NumArgsCT; }
-  static constexpr uint32_t next_compile_time_args_offset() { return uint32_t(CTA_OFFSET) + num_compile_time_args(); }
-  constexpr uint32_t num_common_runtime_args() const {
-    if constexpr (!is_sharded) {
-      return page_size_is_crta ? 1 : 0;
-    } else {
-      return bank_coords_crta_offset() + (bank_coords_is_crta ? get_physical_num_banks() : 0) - crta_offset();
-    }
-  }
-  constexpr uint32_t next_common_runtime_args_offset() const { return crta_offset() + num_common_runtime_args(); }
-
- private:
   uint32_t crta_offset_rt_;
 };
 

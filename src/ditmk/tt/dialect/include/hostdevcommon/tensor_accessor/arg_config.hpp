@@ -4,6 +4,8 @@
 // The bit values are tt-metal's, so kernels and host agree on them.
 #include <stdint.h>
 
+#include "hostdevcommon/flags.hpp"
+
 namespace tensor_accessor {
 
 enum class ArgConfig : uint8_t {
@@ -19,22 +21,9 @@ enum class ArgConfig : uint8_t {
   Runtime = RuntimeRank | RuntimeNumBanks | RuntimeTensorShape | RuntimeShardShape | RuntimeBankCoords | RuntimePageSize
 };
 
-// A set of ArgConfig bits.
-class ArgsConfig {
- public:
-  using Underlying = uint8_t;
-  constexpr ArgsConfig() = default;
-  constexpr explicit ArgsConfig(Underlying bits) : bits_(bits) {}
-  constexpr ArgsConfig(ArgConfig flag) : bits_(static_cast<Underlying>(flag)) {}
-  constexpr bool test(ArgConfig flag) const { return (bits_ & static_cast<Underlying>(flag)) != 0; }
-  constexpr Underlying raw() const { return bits_; }
-  constexpr ArgsConfig operator|(ArgsConfig other) const { return ArgsConfig(Underlying(bits_ | other.bits_)); }
-
- private:
-  Underlying bits_ = 0;
-};
-
-constexpr ArgsConfig operator|(ArgConfig a, ArgConfig b) { return ArgsConfig(a) | ArgsConfig(b); }
+using ArgsConfig = Flags<ArgConfig>;
+constexpr ArgsConfig operator|(ArgConfig a, ArgConfig b) noexcept { return ArgsConfig(a) | b; }
+constexpr ArgsConfig operator|(ArgConfig a, ArgsConfig b) noexcept { return ArgsConfig(a) | b; }
 
 // The bank count word carries, in its top bit, whether shards fill one bank before the next
 // (shard-contiguous) rather than going round the banks.

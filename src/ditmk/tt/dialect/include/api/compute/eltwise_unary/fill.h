@@ -7,9 +7,9 @@
 namespace ckernel {
 
 ALWI void fill_tile_init() { ditmk::detail::not_modelled("fill_tile_init"); }
-ALWI void fill_tile(uint32_t, float) { ditmk::detail::not_modelled("fill_tile"); }
+ALWI void fill_tile(uint32_t idst, float param0) { ditmk::detail::not_modelled("fill_tile"); }
 template <DataFormat DATA_FORMAT>
-ALWI void fill_tile_int(uint32_t, uint32_t) { ditmk::detail::not_modelled("fill_tile_int"); }
-ALWI void fill_tile_bitcast(uint32_t, uint32_t) { ditmk::detail::not_modelled("fill_tile_bitcast"); }
+ALWI void fill_tile_int(uint32_t idst, uint32_t param0) { ditmk::detail::not_modelled("fill_tile_int"); }
+ALWI void fill_tile_bitcast(uint32_t idst, uint32_t param0) { ditmk::detail::not_modelled("fill_tile_bitcast"); }
 
 }  // namespace ckernel

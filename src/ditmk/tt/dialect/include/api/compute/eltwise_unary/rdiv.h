@@ -7,7 +7,7 @@
 namespace ckernel {
 
 ALWI void rdiv_tile_init() { ditmk::detail::not_modelled("rdiv_tile_init"); }
-template <RoundingMode rounding_mode = RoundingMode::None, auto... options>
-ALWI void rdiv_tile(uint32_t, uint32_t, VectorMode = VectorMode::RC) { ditmk::detail::not_modelled("rdiv_tile"); }
+template <RoundingMode rounding_mode = RoundingMode::None, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void rdiv_tile(uint32_t dst_index, uint32_t value, VectorMode vector_mode = VectorMode::RC) { ditmk::detail::not_modelled("rdiv_tile"); }
 
 }  // namespace ckernel

@@ -7,7 +7,7 @@
 namespace ckernel {
 
 ALWI void rpow_tile_init() { ditmk::detail::not_modelled("rpow_tile_init"); }
-template <auto... options>
-ALWI void rpow_tile(uint32_t, uint32_t, VectorMode = VectorMode::RC) { ditmk::detail::not_modelled("rpow_tile"); }
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void rpow_tile(uint32_t idst, uint32_t base_val, VectorMode vector_mode = VectorMode::RC) { ditmk::detail::not_modelled("rpow_tile"); }
 
 }  // namespace ckernel
