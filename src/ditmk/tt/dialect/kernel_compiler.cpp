@@ -76,6 +76,7 @@ JitTarget jit_target(const KernelBuild& build) {
   target.math_fidelity = llk_math_fidelity(build.math_fidelity);
   target.fp32_dest_acc_en = build.fp32_dest_acc_en;
   target.math_approx_mode = build.math_approx_mode;
+  target.cb_formats = build.cb_formats;
   return target;
 }
 

@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#define DITMK_DEVICE_ABI_VERSION 5
+#define DITMK_DEVICE_ABI_VERSION 6
 
 /* Faults a device header raises itself (a call the emulator cannot model, a bad argument). */
 enum ditmk_fault_kind { DITMK_FAULT_BAD_CALL = 0, DITMK_FAULT_MISSING_ARG = 1, DITMK_FAULT_OUT_OF_BOUNDS = 2 };
@@ -73,7 +73,11 @@ enum ditmk_compute_init {
   DITMK_INIT_REDUCE_UNINIT = 4, /* the packer's reduce edge mask cleared */
   DITMK_INIT_COPY = 5,          /* param0: transpose while copying */
   DITMK_INIT_TRANSPOSE = 6,     /* transpose_wh */
-  DITMK_INIT_SFPU = 7           /* param0: ditmk_sfpu_op */
+  DITMK_INIT_SFPU = 7,          /* param0: ditmk_sfpu_op */
+  /* version 6 */
+  DITMK_INIT_TILIZE = 8,        /* the unpacker tilizes row-major data; param0: the rows' width in tiles,
+                                   param1: 1 for the fast tilize (fp32 read as tf32) */
+  DITMK_INIT_PACK_UNTILIZE = 9  /* the packer's mode: param0 1 writes row-major rows, 0 whole tiles again */
 };
 
 enum ditmk_binary_op { DITMK_BINARY_ADD = 0, DITMK_BINARY_SUB = 1, DITMK_BINARY_MUL = 2 };
@@ -173,6 +177,15 @@ typedef struct ditmk_device_abi {
   /* L1 banks (version 5): the NoC address of `bank_address` in L1 bank `bank` (one bank per worker
    * core, numbered as tt-metal's allocator numbers them) */
   uint64_t (*l1_bank_noc_addr)(uint32_t bank, uint32_t bank_address);
+
+  /* tilize and untilize (version 6). unpack_tilize: DST[dst] = tile `tile` (row-major order of the
+   * block's tiles) of the row-major block at cb's front, rows as wide as the tilize init said.
+   * pack_untilize: `tile_rows` x `block_tiles` DST tiles from DST[0] (row by row) written as
+   * row-major rows into cb's reservation, whose rows are `full_tiles` tiles wide, starting at column
+   * tile block_index * block_tiles. */
+  void (*unpack_tilize)(uint32_t cb, uint32_t tile, uint32_t dst);
+  void (*pack_untilize)(uint32_t block_tiles, uint32_t full_tiles, uint32_t cb, uint32_t block_index,
+                        uint32_t tile_rows);
 } ditmk_device_abi;
 
 #endif /* DITMK_DEVICE_ABI_H */
