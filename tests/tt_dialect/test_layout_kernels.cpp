@@ -14,6 +14,7 @@
 #include "ditmk/core/dtype.hpp"
 #include "ditmk/io/npy.hpp"
 #include "support/cli_runner.hpp"
+#include "support/tt_metal_tree.hpp"
 
 namespace ditmk::testing {
 namespace {
@@ -47,8 +48,21 @@ json cb(uint32_t id, const std::string& format, uint32_t page, uint32_t pages) {
           {"format_descriptors", json::array({{{"buffer_index", id}, {"data_format", format}, {"page_size", page}}})}};
 }
 
-// A one-core program: rows (or tiles) in, the layout kernel under `mode`, tiles (or rows) out.
-json program(const std::string& mode, const std::string& format = "bfloat16", const std::string& in_cb_format = "") {
+// The compute kernel of a layout program: the test kernel under a mode define, or one of ttnn's.
+struct Compute {
+  std::string source;  // a test kernel's file name, or a path under the kernel root
+  json ct_args;
+  json rt_args = json::array();
+  json defines = json::object();
+};
+
+Compute test_kernel(const std::string& mode) {
+  return {(kKernels / "layout_compute.cpp").string(), {0, 16, kBlocks, kBlock}, json::array(), {{mode, "1"}}};
+}
+
+// A one-core program: rows (or tiles) in, the compute kernel, tiles (or rows) out.
+json program(const std::string& mode, const std::string& format = "bfloat16", const std::string& in_cb_format = "",
+             const Compute& c = {}) {
   const bool to_tiles = mode == "TILIZE" || mode == "FAST_TILIZE";
   const uint32_t element = format == "float32" ? 4 : 2;
   const uint32_t tile = 32 * 32 * element, row = kCols * element;
@@ -65,7 +79,9 @@ json program(const std::string& mode, const std::string& format = "bfloat16", co
                                   {{{"address_of", "dst"}}, kBlocks * kBlock})
                          : kernel("rows_writer.cpp", "writer", {16, {{"tensor_accessor_args", "dst"}}},
                                   {{{"address_of", "dst"}}, kBlocks, row, kBlock});
-  json compute = kernel("layout_compute.cpp", "compute", {0, 16, kBlocks, kBlock}, json::array(), {{mode, "1"}});
+  const Compute chosen = c.source.empty() ? test_kernel(mode) : c;
+  json compute = kernel("layout_compute.cpp", "compute", chosen.ct_args, chosen.rt_args, chosen.defines);
+  compute["kernel_source"] = chosen.source;
   compute["config"]["fp32_dest_acc_en"] = format == "float32";
   const std::string in_format = in_cb_format.empty() ? format : in_cb_format;
   return {{"name", "layout_" + mode},
@@ -79,11 +95,14 @@ struct LayoutRun {
   fs::path dir;
 };
 
-LayoutRun emulate(const TempDir& dir, const TempDir& cache, const json& p, const Tensor& input) {
+LayoutRun emulate(const TempDir& dir, const TempDir& cache, const json& p, const Tensor& input,
+                  const std::string& kernel_root = "") {
   io::write_npy(dir / "src.npy", input.view());
   const fs::path file = dir.path() / "program.json";
   std::ofstream(file) << p.dump(1);
-  return {run_ditmk("emulate --descriptor " + file.string() + " --kernel-cache " + cache.path().string()), dir.path()};
+  std::string args = "emulate --descriptor " + file.string() + " --kernel-cache " + cache.path().string();
+  if (!kernel_root.empty()) args += " --kernel-root " + kernel_root;
+  return {run_ditmk(args), dir.path()};
 }
 
 void expect_same_matrix(const fs::path& file, const Tensor& expected) {
@@ -160,6 +179,52 @@ TEST(LayoutKernels, RowsInABlockFormatCbAreRefused) {
   EXPECT_EQ(run.result.exit_code, 1) << run.result.out;
   EXPECT_NE(run.result.out.find("Bfp8_b, which has no row-major form"), std::string::npos) << run.result.out;
 }
+
+// ttnn 0.81.1's own tilize and untilize compute kernels, unchanged from the reference tree, between
+// the test readers and writers, with the compile-time args their program factories give
+// (tilize_*_program_factory.cpp, untilize_*_program_factory.cpp).
+struct TtnnLayout {
+  std::string name;
+  std::string mode;  // which way: TILIZE (rows to tiles) or UNTILIZE
+  std::string format;
+  Compute compute;
+};
+
+void PrintTo(const TtnnLayout& t, std::ostream* os) { *os << t.name; }
+
+class TtnnLayoutKernels : public ::testing::TestWithParam<TtnnLayout> {};
+
+TEST_P(TtnnLayoutKernels, RunUnchangedAndRoundTripExactly) {
+  const fs::path tree = test::tt_metal_tree_path();
+  if (!fs::exists(tree / "ttnn/cpp/ttnn/kernel_lib/tilize_helpers.hpp")) {
+    GTEST_SKIP() << "tt-metal 0.81.1 reference tree not at " << tree.string() << " (scripts/fetch-tt-metal.sh)";
+  }
+  const TtnnLayout& t = GetParam();
+  TempDir dir, cache;
+  Tensor input = input_matrix();
+  const LayoutRun run = emulate(dir, cache, program(t.mode, t.format, "", t.compute), input, tree.string());
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err << run.result.out;
+  expect_same_matrix(dir / "dst.npy", input);
+}
+
+const std::string kTilize = "ttnn/cpp/ttnn/operations/data_movement/tilize/device/kernels/compute/";
+const std::string kUntilize = "ttnn/cpp/ttnn/operations/data_movement/untilize/device/kernels/compute/";
+
+INSTANTIATE_TEST_SUITE_P(
+    Reference, TtnnLayoutKernels,
+    ::testing::Values(
+        // tilize.cpp: [cb_in, cb_out, blocks, tiles per block]; bf16 takes the fast tilize, fp32 the exact one
+        TtnnLayout{"tilize_bf16", "TILIZE", "bfloat16", {kTilize + "tilize.cpp", {0, 16, kBlocks, kBlock}}},
+        TtnnLayout{"tilize_fp32", "TILIZE", "float32", {kTilize + "tilize.cpp", {0, 16, kBlocks, kBlock}}},
+        // the shared tilize (ttnn/cpp/ttnn/kernel/compute/tilize.cpp): [blocks, tiles per block], CBs c_0 and c_16
+        TtnnLayout{"kernel_tilize", "TILIZE", "bfloat16", {"ttnn/cpp/ttnn/kernel/compute/tilize.cpp", {kBlocks, kBlock}}},
+        // untilize.cpp: [blocks, tiles per block, cb_in, cb_out]; bf16 takes the fast untilize, fp32 pack untilize
+        TtnnLayout{"untilize_bf16", "UNTILIZE", "bfloat16", {kUntilize + "untilize.cpp", {kBlocks, kBlock, 0, 16}}},
+        TtnnLayout{"untilize_fp32", "UNTILIZE", "float32", {kUntilize + "untilize.cpp", {kBlocks, kBlock, 0, 16}}},
+        // untilize_variable_num_blocks.cpp: [tiles per block, cb_in, cb_out], the block count a runtime arg
+        TtnnLayout{"untilize_variable_num_blocks", "UNTILIZE", "bfloat16",
+                   {kUntilize + "untilize_variable_num_blocks.cpp", {kBlock, 0, 16}, {kBlocks}}}),
+    [](const ::testing::TestParamInfo<TtnnLayout>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace ditmk::testing
