@@ -83,6 +83,8 @@ const ditmk_device_abi& device_abi() {
       DITMK_ABI_ENTRY(pack_tile),
       DITMK_ABI_ENTRY(l1_bank_noc_addr),
       DITMK_ABI_ENTRY(get_cb_interface),
+      DITMK_ABI_ENTRY(unpack_tilize),
+      DITMK_ABI_ENTRY(pack_untilize),
   };
   return table;
 }

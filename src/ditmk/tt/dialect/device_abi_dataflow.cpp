@@ -2,7 +2,6 @@
 // kernel's L1 window addresses turned into L1 offsets (and back for the addresses a kernel gets).
 #include <cstring>
 
-#include "ditmk/tt/dialect/cb_format_table.hpp"
 #include "ditmk/tt/dialect/device_abi_parts.hpp"
 #include "ditmk/tt/dialect/launch_access.hpp"
 #include "ditmk/tt/emu/dataflow_api.hpp"
@@ -113,7 +112,23 @@ void get_cb_interface(uint32_t id, ditmk_cb_interface* out) {
   out->fifo_wr_ptr = emu::kernel_l1_address(emu::get_write_ptr(id));
 }
 
-uint32_t get_dataformat(uint32_t id) { return cb_data_format_value(*running_cb(id, "get_dataformat").config); }
+// tt-metal's DataFormat values of the emulator's tile formats.
+uint32_t get_dataformat(uint32_t id) {
+  const emu::CbConfig& config = *running_cb(id, "get_dataformat").config;
+  switch (config.integer) {
+    case emu::IntegerFormat::int32: return 8;    // Int32
+    case emu::IntegerFormat::uint16: return 9;   // UInt16
+    case emu::IntegerFormat::uint32: return 24;  // UInt32
+    case emu::IntegerFormat::uint8: return 30;   // UInt8
+    case emu::IntegerFormat::none: break;
+  }
+  switch (config.format) {
+    case TileFormat::fp32: return 0;    // Float32
+    case TileFormat::bf16: return 5;    // Float16_b
+    case TileFormat::bfp8_b: return 6;  // Bfp8_b
+  }
+  return 0xff;  // Invalid
+}
 
 uint64_t noc_addr(uint32_t x, uint32_t y, uint32_t l1_address) {
   return emu::get_noc_addr(x, y, emu::l1_offset(l1_address));

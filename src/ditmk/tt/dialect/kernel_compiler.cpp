@@ -76,6 +76,7 @@ JitTarget jit_target(const KernelBuild& build) {
   target.math_fidelity = llk_math_fidelity(build.math_fidelity);
   target.fp32_dest_acc_en = build.fp32_dest_acc_en;
   target.math_approx_mode = build.math_approx_mode;
+  target.cb_formats = build.cb_formats;
   return target;
 }
 
@@ -110,7 +111,7 @@ std::vector<std::string> compile_flags(const KernelBuild& build) {
 std::string wrapper_text(const KernelBuild& build) {
   std::string text = named_args_header_text(build.named_args);
   text += compute_descriptors_text(jit_target(build));
-  text += cb_format_table_text(build.cb_formats);
+  text += data_movement_descriptors_text(jit_target(build));
   text += "#include \"ditmk_kernel_prelude.h\"\n";
   if (build.processor != emu::Processor::trisc) text += "#include \"api/dataflow/dataflow_api.h\"\n";
   text += fmt::format("#include \"{}\"\n", fs::absolute(build.source).string());

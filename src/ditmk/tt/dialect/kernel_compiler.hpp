@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "ditmk/tt/dialect/cb_format_table.hpp"
+#include "ditmk/tt/dialect/jit_defines.hpp"
 #include "ditmk/tt/emu/chip.hpp"
 
 struct ditmk_device_abi;
@@ -39,10 +39,9 @@ struct KernelBuild {
   uint32_t math_fidelity = 3;  // 0 LoFi .. 3 HiFi4
   bool fp32_dest_acc_en = false;
   bool math_approx_mode = false;
+  std::vector<JitCbFormat> cb_formats;  // the CBs on the kernel's cores, for the generated descriptors
   // The kernel root whose include folders the compile uses after the device headers (kernel_roots.hpp).
   std::optional<std::filesystem::path> kernel_root;
-  // The CBs on the kernel's cores, compiled in as tt-metal's format tables (cb_format_table.hpp).
-  std::vector<CbFormatEntry> cb_formats;
 };
 
 using KernelEntry = void (*)(const ditmk_device_abi*);

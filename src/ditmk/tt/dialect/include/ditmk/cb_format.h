@@ -1,9 +1,9 @@
 #pragma once
 // The tile size and data format of a CB. tt-metal compiles a kernel's CB formats into it (the JIT's
-// per-CB tables, DATA_FORMATS_DEFINED), so these are constant expressions for the CBs on the
-// kernel's cores; ditmk's kernel compiler writes the same tables from the program
-// (cb_format_table.hpp). A CB the tables do not list is asked of the running program, which faults
-// naming it when the core has no such CB.
+// per-CB arrays, DATA_FORMATS_DEFINED), so these are constant expressions for the CBs on the
+// kernel's cores; ditmk's kernel compiler writes the same arrays from the program (jit_defines.hpp).
+// A CB the arrays do not list is asked of the running program, which faults naming it when the core
+// has no such CB.
 #include <stdint.h>
 
 #include "ditmk/abi.h"
