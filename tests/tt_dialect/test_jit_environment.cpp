@@ -133,6 +133,20 @@ TEST(JitEnvironment, ComputeConfigIsTheGeneratedDescriptorsConstants) {
   EXPECT_NE(text.find("constexpr bool APPROX = false;"), std::string::npos) << text;
 }
 
+TEST(JitEnvironment, ComputeDescriptorsCarryEachCbsFormatAndTileShape) {
+  // CB 0 Float16_b, CB 16 Float32 (tt-metal's DataFormat values 5 and 0); every other CB Invalid (255)
+  const std::string text = compute_descriptors_text(
+      {.processor = emu::Processor::trisc, .cb_formats = {{0, 5, 2048}, {16, 0, 4096}}});
+  std::string l1 = "5";
+  for (uint32_t id = 1; id < 64; ++id) l1 += id == 16 ? ",0" : ",255";
+  EXPECT_NE(text.find("constexpr std::int32_t unpack_src_format[64] = {" + l1 + "};"), std::string::npos) << text;
+  EXPECT_NE(text.find("constexpr unsigned char pack_dst_format[64] = {" + l1 + "};"), std::string::npos) << text;
+  // a 16-bit DST (no fp32_dest_acc_en) holds Float16_b for both
+  EXPECT_NE(text.find("constexpr unsigned char pack_src_format[64] = {5,"), std::string::npos) << text;
+  EXPECT_NE(text.find("constexpr uint8_t unpack_tile_r_dim[64] = {32,"), std::string::npos) << text;
+  EXPECT_NE(text.find("constexpr uint16_t pack_tile_size[64] = {2048,"), std::string::npos) << text;
+}
+
 // A kernel that checks, at compile time, the environment it was built in against what the test
 // says it should be (EXPECT_* defines): it builds only if each define is there with its value.
 const char* const kCheckingKernel = R"(#include <stdint.h>

@@ -83,6 +83,15 @@ class Device:
     def dram_grid_size(self):
         return CoreCoord(DRAM_BANKS, 1)
 
+    def worker_core_from_logical_core(self, logical_core):
+        """The NoC coordinates a kernel addresses the core by. The emulated chip's NoC coordinates are
+        its logical ones (docs/tt-dialect.md, "NoC coordinates"): multicast rectangles, their NoC 1
+        swap and their destination counts come out as on silicon."""
+        x, y = int(logical_core.x), int(logical_core.y)
+        if not (0 <= x < GRID[0] and 0 <= y < GRID[1]):
+            raise ValueError(f"worker_core_from_logical_core: core ({x},{y}) is off the {GRID[0]}x{GRID[1]} grid")
+        return CoreCoord(x, y)
+
     def get_num_devices(self):
         return 1
 

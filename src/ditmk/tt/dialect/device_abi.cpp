@@ -85,6 +85,8 @@ const ditmk_device_abi& device_abi() {
       DITMK_ABI_ENTRY(get_cb_interface),
       DITMK_ABI_ENTRY(noc_set_state),
       DITMK_ABI_ENTRY(noc_with_state),
+      DITMK_ABI_ENTRY(unpack_tilize),
+      DITMK_ABI_ENTRY(pack_untilize),
   };
   return table;
 }

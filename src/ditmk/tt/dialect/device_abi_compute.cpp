@@ -70,6 +70,7 @@ std::string last_init() {
     case DITMK_INIT_REDUCE: return fmt::format("reduce_init<{}, {}>", kPoolNames[s.op_param0], kDimNames[s.op_param1]);
     case DITMK_INIT_COPY: return s.op_param0 ? "copy_tile_init (transposing)" : "copy_tile_init";
     case DITMK_INIT_TRANSPOSE: return "transpose_wh_init";
+    case DITMK_INIT_TILIZE: return s.op_param1 ? "fast_tilize_init" : "tilize_init";
   }
   return "none";
 }
@@ -140,6 +141,7 @@ void compute_init(uint32_t init, uint32_t param0, uint32_t param1) {
     case DITMK_INIT_HW:
       s.hw_configured = true;
       s.reduce_mask = false;
+      s.pack_untilize = false;
       return;
     case DITMK_INIT_REDUCE:
       if (param0 >= kPoolNames.size()) {
@@ -154,11 +156,13 @@ void compute_init(uint32_t init, uint32_t param0, uint32_t param1) {
     case DITMK_INIT_MATMUL:
     case DITMK_INIT_COPY:
     case DITMK_INIT_TRANSPOSE:
+    case DITMK_INIT_TILIZE:
       s.op_init = init;
       s.op_param0 = param0;
       s.op_param1 = param1;
       return;
     case DITMK_INIT_REDUCE_UNINIT: s.reduce_mask = false; return;
+    case DITMK_INIT_PACK_UNTILIZE: s.pack_untilize = param0 != 0; return;
     case DITMK_INIT_SFPU:
       if (param0 >= kSfpuNames.size()) break;
       s.sfpu_inits |= 1u << param0;
@@ -322,6 +326,11 @@ void pack_tile(uint32_t dst, uint32_t cb, uint32_t out_tile, uint32_t out_of_ord
                "reduce",
                last_init());
   }
+  if (s.pack_untilize) {
+    emu::raise(FaultKind::bad_call,
+               "pack_tile: the packer still writes row-major rows (pack_untilize_init or untilize_init); "
+               "pack_untilize_uninit (or untilize_uninit) must come first");
+  }
   if (out_of_order) {
     const emu::CbRuntime& c = running_cb(cb, "pack_tile");
     if (out_tile != c.packed) {
@@ -340,6 +349,25 @@ void pack_tile(uint32_t dst, uint32_t cb, uint32_t out_tile, uint32_t out_of_ord
   } else {
     emu::pack_tile(dst, cb);
   }
+}
+
+// The tilize init set the rows' width and the unpacker's precision; tilize_block's tiles follow it.
+void unpack_tilize(uint32_t cb, uint32_t tile, uint32_t dst) {
+  require_op(DITMK_INIT_TILIZE, true, "tilize_block", "tilize_init (or fast_tilize_init)");
+  const State& s = state();
+  emu::unpack_tilize(cb, tile, s.op_param0, dst, s.op_param1 != 0);
+  mark_written(dst);
+}
+
+void pack_untilize(uint32_t block_tiles, uint32_t full_tiles, uint32_t cb, uint32_t block_index, uint32_t tile_rows) {
+  require_trisc("pack_untilize_block");
+  require_hw("pack_untilize_block");
+  if (!state().pack_untilize) {
+    emu::raise(FaultKind::bad_call,
+               "pack_untilize_block / pack_untilize_dest: the packer writes whole tiles; pack_untilize_init (or "
+               "pack_untilize_dest_init, untilize_init) must come first");
+  }
+  emu::pack_untilize(block_tiles, full_tiles, block_index, tile_rows, cb);
 }
 
 }  // namespace ditmk::tt::dialect::abi

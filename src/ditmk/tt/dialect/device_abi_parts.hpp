@@ -65,5 +65,7 @@ void reduce_tile(uint32_t pool, uint32_t dim, uint32_t cb, uint32_t cb_scaler, u
                  uint32_t dst);
 void sfpu_tile(uint32_t op, uint32_t dst);
 void pack_tile(uint32_t dst, uint32_t cb, uint32_t out_tile, uint32_t out_of_order);
+void unpack_tilize(uint32_t cb, uint32_t tile, uint32_t dst);
+void pack_untilize(uint32_t block_tiles, uint32_t full_tiles, uint32_t cb, uint32_t block_index, uint32_t tile_rows);
 
 }  // namespace ditmk::tt::dialect::abi

@@ -158,8 +158,10 @@ void CreateCircularBuffer(Program& program, const CoreRangeSet& ranges, const Ci
     alias.format = tile_format_of(shared.data_format);
     alias.integer = integer_format_of(shared.data_format);
     program.cbs_.push_back(std::move(alias));
+    program.cb_formats_.push_back({shared.buffer_index, shared.data_format, cores});
   }
   program.cbs_.push_back(std::move(cb));
+  program.cb_formats_.push_back({config.buffer_index, config.data_format, cores});
 }
 
 uint32_t CreateSemaphore(Program& program, const CoreRangeSet& cores, uint32_t initial_value, std::optional<uint32_t> id) {
@@ -204,7 +206,26 @@ void HostDevice::load(const Program& program) {
   std::vector<std::shared_ptr<LoadedKernel>> loaded;
   std::vector<std::string> warnings;
   for (const Program::Kernel& k : program.kernels_) {
-    std::shared_ptr<LoadedKernel> code = compiler_.load(k.build);
+    // Every kernel's build carries the formats of the CBs on its cores (the JIT's per-CB arrays), one
+    // format per CB id as tt-metal compiles one table per kernel.
+    KernelBuild build = k.build;
+    for (const Program::CbFormat& cb : program.cb_formats_) {
+      const bool on_kernel_cores = std::any_of(cb.cores.begin(), cb.cores.end(), [&](emu::CoreCoord core) {
+        return std::find(k.cores.begin(), k.cores.end(), core) != k.cores.end();
+      });
+      if (!on_kernel_cores) continue;
+      const JitCbFormat format{cb.id, data_format_value(cb.format), tile_size(cb.format)};
+      const auto same_id = std::find_if(build.cb_formats.begin(), build.cb_formats.end(),
+                                        [&](const JitCbFormat& f) { return f.id == cb.id; });
+      if (same_id == build.cb_formats.end()) {
+        build.cb_formats.push_back(format);
+      } else {
+        require(same_id->data_format == format.data_format,
+                "kernel {}: CB #{} has two formats on the kernel's cores; tt-metal compiles one format table per kernel",
+                k.source_name, cb.id);
+      }
+    }
+    std::shared_ptr<LoadedKernel> code = compiler_.load(build);
     for (const std::string& warning : code->warnings()) {
       // A strict run refuses what a default run warns about, here before anything launches.
       if (device_.strict()) fail("{} (refused under --strict)", warning);

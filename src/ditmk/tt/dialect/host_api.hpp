@@ -156,6 +156,13 @@ class Program {
   };
   std::vector<Kernel> kernels_;
   std::vector<emu::CbConfig> cbs_;
+  // Each CB index's tt-metal format, for the compute kernels' generated descriptors.
+  struct CbFormat {
+    uint32_t id = 0;
+    DataFormat format = DataFormat::float16_b;
+    std::vector<emu::CoreCoord> cores;
+  };
+  std::vector<CbFormat> cb_formats_;
   std::vector<emu::SemaphoreConfig> semaphores_;
   std::map<emu::CoreCoord, uint32_t> next_free_;  // each core's lowest unallocated L1 offset
 };

@@ -110,11 +110,62 @@ std::vector<Define> jit_defines(const JitTarget& target) {
   return out;
 }
 
+namespace {
+
+constexpr uint32_t kFormatInvalid = 255, kFormatFloat32 = 0, kFormatFloat16b = 5;
+
+bool integer_format(uint32_t format) { return format == 8 || format == 9 || format == 14 || format == 24 || format == 30; }
+
+// The DST side of a CB: integers stay integers; floats are Float32 in a 32-bit DST (fp32_dest_acc_en),
+// else Float16_b.
+uint32_t register_format(uint32_t l1_format, bool fp32_dest) {
+  if (l1_format == kFormatInvalid || integer_format(l1_format)) return l1_format;
+  return fp32_dest ? kFormatFloat32 : kFormatFloat16b;
+}
+
+std::string cb_array(std::string_view type, std::string_view name, const std::vector<uint32_t>& values) {
+  return fmt::format("{} {}[{}] = {{{}}};\n", type, name, values.size(), fmt::join(values, ","));
+}
+
+// The per-CB arrays: 32x32 tiles of four 16-row faces for every CB.
+std::string cb_arrays_text(const JitTarget& target) {
+  std::vector<uint32_t> l1(emu::kMaxCbId, kFormatInvalid), unpack_dst(emu::kMaxCbId, kFormatInvalid),
+      pack_src(emu::kMaxCbId, kFormatInvalid), tile_size(emu::kMaxCbId, 0);
+  for (const JitCbFormat& cb : target.cb_formats) {
+    if (cb.id >= emu::kMaxCbId || l1[cb.id] != kFormatInvalid) continue;
+    l1[cb.id] = cb.data_format;
+    unpack_dst[cb.id] = register_format(cb.data_format, target.fp32_dest_acc_en);
+    pack_src[cb.id] = register_format(cb.data_format, target.fp32_dest_acc_en);
+    tile_size[cb.id] = cb.tile_bytes;
+  }
+  const auto all = [](uint32_t value) { return std::vector<uint32_t>(emu::kMaxCbId, value); };
+  std::string text = "#define DATA_FORMATS_DEFINED\n";
+  text += cb_array("constexpr std::int32_t", "unpack_src_format", l1);
+  text += cb_array("constexpr std::int32_t", "unpack_dst_format", unpack_dst);
+  text += cb_array("constexpr unsigned char", "pack_src_format", pack_src);
+  text += cb_array("constexpr unsigned char", "pack_dst_format", l1);
+  for (const std::string_view side : {"unpack", "pack"}) {
+    text += cb_array("constexpr uint8_t", fmt::format("{}_tile_num_faces", side), all(4));
+    text += cb_array("constexpr uint8_t", fmt::format("{}_partial_face", side), all(0));
+    text += cb_array("constexpr uint8_t", fmt::format("{}_tile_face_r_dim", side), all(16));
+    text += cb_array("constexpr uint8_t", fmt::format("{}_narrow_tile", side), all(0));
+    text += cb_array("constexpr uint8_t", fmt::format("{}_tile_r_dim", side), all(32));
+    text += cb_array("constexpr uint8_t", fmt::format("{}_tile_c_dim", side), all(32));
+    text += cb_array("constexpr uint16_t", fmt::format("{}_tile_size", side), tile_size);
+    text += cb_array("constexpr uint8_t", fmt::format("{}_num_faces_r_dim", side), all(2));
+    text += cb_array("constexpr uint8_t", fmt::format("{}_num_faces_c_dim", side), all(2));
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string compute_descriptors_text(const JitTarget& target) {
   if (target.processor != emu::Processor::trisc) return "";
   // genfiles' scalar descriptors, each under the role that gets it; the emulated TRISC has all roles.
-  return fmt::format(
-      "// chlkc_descriptors.h as tt-metal's JIT generates it (its scalar part)\n"
+  std::string text = fmt::format(
+      "// chlkc_descriptors.h as tt-metal's JIT generates it\n"
+      "#include <cstdint>\n"
       "#include \"llk_defs.h\"\n"
       "constexpr bool DST_ACCUM_MODE = {};\n"
       "#define DST_SYNC_MODE DstSync::Sync{}\n"
@@ -122,6 +173,14 @@ std::string compute_descriptors_text(const JitTarget& target) {
       "constexpr bool APPROX = {};\n",
       target.fp32_dest_acc_en, target.dst_full_sync_en ? "Full" : "Half", uint32_t(target.math_fidelity),
       target.math_approx_mode);
+  return text + cb_arrays_text(target);
+}
+
+std::string data_movement_descriptors_text(const JitTarget& target) {
+  if (target.processor == emu::Processor::trisc) return "";
+  return "// the per-CB format arrays, as tt-metal's JIT generates them for a data-movement kernel\n"
+         "#include <cstdint>\n" +
+         cb_arrays_text(target);
 }
 
 std::string named_args_header_text(const std::vector<std::pair<std::string, uint32_t>>& named_args) {

@@ -32,6 +32,14 @@ LlkMathFidelity llk_math_fidelity(uint32_t index);
 // as one processor (all).
 enum class TriscRole : uint8_t { all, unpack, math, pack };
 
+// A CB of a compute kernel's cores as the JIT's generated per-CB arrays describe it: its id, its
+// tt-metal DataFormat value and the bytes of one of its tiles.
+struct JitCbFormat {
+  uint32_t id = 0;
+  uint32_t data_format = 0;
+  uint32_t tile_bytes = 0;
+};
+
 // What one kernel build's environment depends on.
 struct JitTarget {
   emu::Processor processor = emu::Processor::ncrisc;
@@ -43,6 +51,7 @@ struct JitTarget {
   bool fp32_dest_acc_en = false;
   bool math_approx_mode = false;
   bool dst_full_sync_en = false;
+  std::vector<JitCbFormat> cb_formats;  // the CBs on the kernel's cores
 };
 
 // (name, value) in command-line order; an empty value is a bare -DNAME (defined as 1).
@@ -52,11 +61,19 @@ using Define = std::pair<std::string, std::string>;
 // descriptor's own defines).
 std::vector<Define> jit_defines(const JitTarget& target);
 
-// The text the JIT generates as chlkc_descriptors.h for a compute kernel, reduced to what a kernel
-// can observe (DST_ACCUM_MODE, DST_SYNC_MODE, MATH_FIDELITY, APPROX; the per-CB format arrays are the
-// LLK's, which the emulator replaces). Included before anything of the kernel; empty for data
-// movement, which the JIT gives no descriptors.
+// The text the JIT generates as chlkc_descriptors.h for a compute kernel: DST_ACCUM_MODE,
+// DST_SYNC_MODE, MATH_FIDELITY, APPROX and the per-CB arrays (formats in L1 and in the registers,
+// tile shapes), 64 entries each, which ttnn's kernel_lib reads in constant expressions (a CB not on
+// the kernel's cores has format 255, Invalid). The register formats are the JIT's rule reduced to the
+// formats the emulator has; the emulator itself unpacks and packs every CB in its own L1 format.
+// Included before anything of the kernel; empty for data movement, which the JIT gives no
+// descriptors.
 std::string compute_descriptors_text(const JitTarget& target);
+
+// The per-CB arrays of compute_descriptors_text (and DATA_FORMATS_DEFINED) for a data-movement
+// kernel, which tt-metal's JIT also compiles in: its dataflow API's get_tile_size and get_dataformat
+// read them in constant expressions. Empty for compute, whose descriptors carry them.
+std::string data_movement_descriptors_text(const JitTarget& target);
 
 // The header the JIT generates for the named compile-time args, force-included before anything
 // else: `#define KERNEL_COMPILE_TIME_ARG_MAP {"a",1},{"b",2}`, sorted by name. Empty when there are

@@ -76,6 +76,7 @@ JitTarget jit_target(const KernelBuild& build) {
   target.math_fidelity = llk_math_fidelity(build.math_fidelity);
   target.fp32_dest_acc_en = build.fp32_dest_acc_en;
   target.math_approx_mode = build.math_approx_mode;
+  target.cb_formats = build.cb_formats;
   return target;
 }
 
@@ -103,13 +104,14 @@ std::vector<std::string> compile_flags(const KernelBuild& build) {
   return flags;
 }
 
-// tt-metal's JIT force-includes the generated named-args header and, for compute, includes the
-// generated descriptors before the kernel, inside firmware that includes the kernel; ours writes
+// tt-metal's JIT force-includes the generated named-args header and includes the generated
+// descriptors (for compute) and per-CB format tables before the kernel, inside firmware that includes the kernel; ours writes
 // both into the wrapper, then the prelude (args, the ABI pointer), then the kernel, then the exported
 // entry. Data-movement kernels see the dataflow API unasked.
 std::string wrapper_text(const KernelBuild& build) {
   std::string text = named_args_header_text(build.named_args);
   text += compute_descriptors_text(jit_target(build));
+  text += data_movement_descriptors_text(jit_target(build));
   text += "#include \"ditmk_kernel_prelude.h\"\n";
   if (build.processor != emu::Processor::trisc) text += "#include \"api/dataflow/dataflow_api.h\"\n";
   text += fmt::format("#include \"{}\"\n", fs::absolute(build.source).string());

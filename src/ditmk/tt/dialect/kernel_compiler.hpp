@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "ditmk/tt/dialect/jit_defines.hpp"
 #include "ditmk/tt/emu/chip.hpp"
 
 struct ditmk_device_abi;
@@ -38,6 +39,7 @@ struct KernelBuild {
   uint32_t math_fidelity = 3;  // 0 LoFi .. 3 HiFi4
   bool fp32_dest_acc_en = false;
   bool math_approx_mode = false;
+  std::vector<JitCbFormat> cb_formats;  // the CBs on the kernel's cores, for the generated descriptors
   // The kernel root whose include folders the compile uses after the device headers (kernel_roots.hpp).
   std::optional<std::filesystem::path> kernel_root;
 };

@@ -1,9 +1,12 @@
 #include "ditmk/tt/emu/compute_api.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
+#include "ditmk/core/dtype.hpp"
 #include "ditmk/tt/emu/launch_state.hpp"
 #include "ditmk/tt/emu/timing_params.hpp"
 #include "ditmk/tt/formats.hpp"
@@ -121,6 +124,25 @@ void unary(uint32_t dst, std::string_view call, double cycles, Op op) {
   record_compute(cycles, false);
   for (int i = 0; i < kTileElems; ++i) values[i] = op(values[i]);
 }
+
+// Bytes of one row-major element of a CB that holds rows (tilize's input, untilize's output).
+uint32_t row_element_bytes(const CbRuntime& cb, std::string_view call) {
+  require_float_tiles(cb, call);
+  if (cb.config->format == TileFormat::bfp8_b) {
+    raise(FaultKind::bad_call, "{}: cb {} is Bfp8_b, which has no row-major form (Float16_b or Float32 rows only)",
+          call, cb.name());
+  }
+  return cb.config->format == TileFormat::fp32 ? 4 : 2;
+}
+
+CbRuntime& row_cb(uint32_t id, std::string_view call) {
+  CbRuntime* cb = id < kMaxCbId ? current().core->cbs[id] : nullptr;
+  if (!cb) raise(FaultKind::bad_call, "{}: core {} has no CB #{}", call, core_name(current().core->coord), id);
+  return *cb;
+}
+
+// The fast tilize's unpacker reads fp32 as tf32: the low 13 mantissa bits are dropped.
+float to_tf32(float value) { return std::bit_cast<float>(std::bit_cast<uint32_t>(value) & 0xFFFFE000u); }
 
 }  // namespace
 
@@ -274,6 +296,102 @@ void pack_tile(uint32_t dst, uint32_t id) {
   chip().memory[index].written.mark(address, cb.config->page_bytes);
   ++cb.packed;
   record_compute(tp().pack_tile_cycles, false);
+}
+
+void unpack_tilize(uint32_t id, uint32_t tile, uint32_t row_tiles, uint32_t dst, bool tf32) {
+  constexpr std::string_view call = "tilize_block";
+  ProcessorRuntime& p = trisc(call);
+  require_state(p, DstState::acquired, call, "acquired");
+  const CbRuntime& cb = row_cb(id, call);
+  const uint32_t element = row_element_bytes(cb, call);
+  if (row_tiles == 0) raise(FaultKind::bad_call, "{}: the tilize init gave rows 0 tiles wide", call);
+  const uint32_t row_bytes = row_tiles * kTile * element;
+  const uint32_t tile_row = tile / row_tiles, tile_col = tile % row_tiles;
+  // every row of the block up to this tile's last one must be at the front
+  const uint32_t needed = (tile_row + 1) * kTile * row_bytes;
+  const uint32_t at_front = cb.occupied() * cb.config->page_bytes;
+  if (needed > at_front) {
+    raise(FaultKind::cb_underflow,
+          "{}: tile {} of a row-major block {} tiles wide needs {} B at the front of cb {}, which has {} pages ({} B)",
+          call, tile, row_tiles, needed, cb.name(), cb.occupied(), at_front);
+  }
+  if (cb.rd_page * cb.config->page_bytes + needed > cb.pages * cb.config->page_bytes) {
+    raise(FaultKind::cb_overflow, "{}: the row-major block from front page {} of cb {} runs past its {}-page end",
+          call, cb.rd_page, cb.name(), cb.pages);
+  }
+  const uint32_t index = core_index(p.core->coord);
+  const uint32_t first = cb.config->address + cb.rd_page * cb.config->page_bytes + tile_row * kTile * row_bytes +
+                         tile_col * kTile * element;
+  float* out = dst_tile(p, dst, call);
+  for (int r = 0; r < kTile; ++r) {
+    const uint32_t address = first + uint32_t(r) * row_bytes;
+    require_written_l1(index, address, kTile * element, call);
+    const std::byte* row = l1_bytes(index, address);
+    for (int c = 0; c < kTile; ++c) {
+      float value;
+      if (element == 4) {
+        std::memcpy(&value, row + c * 4, 4);
+        if (tf32) value = to_tf32(value);
+      } else {
+        uint16_t bits;
+        std::memcpy(&bits, row + c * 2, 2);
+        value = bf16_to_f32(bits);
+      }
+      out[r * kTile + c] = value;
+    }
+  }
+  record_compute(tp().unpack_tile_cycles, false);
+}
+
+void pack_untilize(uint32_t block_tiles, uint32_t full_tiles, uint32_t block_index, uint32_t tile_rows,
+                   uint32_t id) {
+  constexpr std::string_view call = "pack_untilize";
+  ProcessorRuntime& p = trisc(call);
+  require_state(p, DstState::waited, call, "committed and waited on");
+  CbRuntime& cb = row_cb(id, call);
+  const uint32_t element = row_element_bytes(cb, call);
+  if (block_tiles == 0 || full_tiles == 0 || (block_index + 1) * block_tiles > full_tiles) {
+    raise(FaultKind::bad_call, "{}: block {} of {} tiles does not fit rows {} tiles wide", call, block_index,
+          block_tiles, full_tiles);
+  }
+  if (tile_rows * block_tiles > kDstTiles) {
+    raise(FaultKind::bad_call, "{}: {} x {} tiles are more than the {} DST tiles", call, tile_rows, block_tiles,
+          kDstTiles);
+  }
+  const uint32_t row_bytes = full_tiles * kTile * element;
+  const uint32_t span = tile_rows * kTile * row_bytes;
+  const uint32_t reserved = cb.reserved * cb.config->page_bytes;
+  if (span > reserved) {
+    raise(FaultKind::cb_overflow, "{}: {} rows of {} B into cb {}, whose reservation holds {} pages ({} B); {}", call,
+          tile_rows * kTile, row_bytes, cb.name(), cb.reserved, reserved, cb.state());
+  }
+  if (cb.wr_page * cb.config->page_bytes + span > cb.pages * cb.config->page_bytes) {
+    raise(FaultKind::cb_overflow, "{}: the rows from page {} of cb {} run past its {}-page end", call, cb.wr_page,
+          cb.name(), cb.pages);
+  }
+  const uint32_t index = core_index(p.core->coord);
+  const uint32_t base = cb.config->address + cb.wr_page * cb.config->page_bytes;
+  for (uint32_t tr = 0; tr < tile_rows; ++tr) {
+    for (uint32_t c = 0; c < block_tiles; ++c) {
+      const float* tile = dst_tile(p, tr * block_tiles + c, call);
+      const uint32_t column = (block_index * block_tiles + c) * kTile * element;
+      for (int r = 0; r < kTile; ++r) {
+        const uint32_t address = base + (tr * kTile + uint32_t(r)) * row_bytes + column;
+        std::byte* row = l1_bytes(index, address);
+        for (int k = 0; k < kTile; ++k) {
+          const float value = tile[r * kTile + k];
+          if (element == 4) {
+            std::memcpy(row + k * 4, &value, 4);
+          } else {
+            const uint16_t bits = f32_to_bf16(value);
+            std::memcpy(row + k * 2, &bits, 2);
+          }
+        }
+        chip().memory[index].written.mark(address, kTile * element);
+      }
+      record_compute(tp().pack_tile_cycles, false);
+    }
+  }
 }
 
 }  // namespace ditmk::tt::emu

@@ -49,4 +49,17 @@ void silu_tile(uint32_t dst);
 // Packs DST[dst] into the next tile of cb's reservation.
 void pack_tile(uint32_t dst, uint32_t cb);
 
+// Row-major data in CBs (tilize, untilize). A CB of Float16_b or Float32 holds row-major rows of
+// 2 or 4 B elements; Bfp8_b has no row-major form.
+//
+// DST[dst] = tile `tile` of the row-major block at cb's front whose rows are `row_tiles` tiles wide
+// (tile t covers rows 32 * (t / row_tiles) .. +32, columns 32 * (t % row_tiles) .. +32). `tf32`: the
+// unpacker keeps 10 mantissa bits of each fp32 value (the fast tilize).
+void unpack_tilize(uint32_t cb, uint32_t tile, uint32_t row_tiles, uint32_t dst, bool tf32);
+// Writes `tile_rows` x `block_tiles` DST tiles (DST[r * block_tiles + c]) as row-major rows into cb's
+// reservation in cb's format: rows `full_tiles` tiles wide, this block starting at column tile
+// block_index * block_tiles, tile row r at rows 32 * r .. +32.
+void pack_untilize(uint32_t block_tiles, uint32_t full_tiles, uint32_t block_index, uint32_t tile_rows,
+                   uint32_t cb);
+
 }  // namespace ditmk::tt::emu

@@ -108,6 +108,7 @@ struct ProcessorRuntime {
     uint32_t op_param0 = 0, op_param1 = 0;
     uint32_t sfpu_inits = 0;         // bit per ditmk_sfpu_op whose init ran
     bool reduce_mask = false;        // reduce_init's packer edge mask is set
+    bool pack_untilize = false;      // the packer writes row-major rows (pack_untilize_init, untilize_init)
     bool legacy_dst = false;         // inside acquire_dst ... release_dst
     uint32_t dst_written = 0;        // bit per DST tile an op wrote since the DST was acquired
     // The args as the kernel reads them through get_arg_addr / get_common_arg_addr.

@@ -73,7 +73,11 @@ enum ditmk_compute_init {
   DITMK_INIT_REDUCE_UNINIT = 4, /* the packer's reduce edge mask cleared */
   DITMK_INIT_COPY = 5,          /* param0: transpose while copying */
   DITMK_INIT_TRANSPOSE = 6,     /* transpose_wh */
-  DITMK_INIT_SFPU = 7           /* param0: ditmk_sfpu_op */
+  DITMK_INIT_SFPU = 7,          /* param0: ditmk_sfpu_op */
+  /* version 6 */
+  DITMK_INIT_TILIZE = 8,        /* the unpacker tilizes row-major data; param0: the rows' width in tiles,
+                                   param1: 1 for the fast tilize (fp32 read as tf32) */
+  DITMK_INIT_PACK_UNTILIZE = 9  /* the packer's mode: param0 1 writes row-major rows, 0 whole tiles again */
 };
 
 enum ditmk_binary_op { DITMK_BINARY_ADD = 0, DITMK_BINARY_SUB = 1, DITMK_BINARY_MUL = 2 };
@@ -195,6 +199,14 @@ typedef struct ditmk_device_abi {
    * `address` at that endpoint */
   void (*noc_set_state)(uint32_t write, uint64_t noc_addr, uint32_t size);
   void (*noc_with_state)(uint32_t write, uint32_t address, uint32_t l1, uint32_t size);
+  /* tilize and untilize (version 6). unpack_tilize: DST[dst] = tile `tile` (row-major order of the
+   * block's tiles) of the row-major block at cb's front, rows as wide as the tilize init said.
+   * pack_untilize: `tile_rows` x `block_tiles` DST tiles from DST[0] (row by row) written as
+   * row-major rows into cb's reservation, whose rows are `full_tiles` tiles wide, starting at column
+   * tile block_index * block_tiles. */
+  void (*unpack_tilize)(uint32_t cb, uint32_t tile, uint32_t dst);
+  void (*pack_untilize)(uint32_t block_tiles, uint32_t full_tiles, uint32_t cb, uint32_t block_index,
+                        uint32_t tile_rows);
 } ditmk_device_abi;
 
 #endif /* DITMK_DEVICE_ABI_H */

@@ -48,9 +48,15 @@ struct LocalCBInterface {
   uint32_t fifo_wr_ptr;
 };
 
-FORCE_INLINE LocalCBInterface get_local_cb_interface(uint32_t cb_id) {
+// tt-metal returns the interface by reference, and kernels assign to its fields (ttnn's matmul aligns
+// an alias CB's read pointer that way under MM_PARTIALS_RELOAD_ALIAS_CB): such code compiles, and the
+// write lands in the snapshot only. The snapshot is refilled at each call and read before the kernel
+// next yields (the emulator switches processors only inside device calls), so one slot serves all.
+FORCE_INLINE LocalCBInterface& get_local_cb_interface(uint32_t cb_id) {
+  static LocalCBInterface snapshot;
   ditmk_cb_interface cb;
   ditmk::abi->get_cb_interface(cb_id, &cb);
-  return LocalCBInterface{cb.fifo_size,      cb.fifo_limit,  cb.fifo_page_size,
-                          cb.fifo_num_pages, cb.fifo_rd_ptr, cb.fifo_wr_ptr};
+  snapshot = LocalCBInterface{cb.fifo_size,      cb.fifo_limit,  cb.fifo_page_size,
+                              cb.fifo_num_pages, cb.fifo_rd_ptr, cb.fifo_wr_ptr};
+  return snapshot;
 }

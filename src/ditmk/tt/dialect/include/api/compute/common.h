@@ -10,6 +10,7 @@
 #include "api/compute/reconfig_data_format.h"
 #include "api/compute/reg_api.h"
 #include "api/named_compile_time_args.h"
+#include "ckernel.h"
 #include "debug/assert.h"
 #include "debug/dprint.h"
 #include "debug/waypoint.h"

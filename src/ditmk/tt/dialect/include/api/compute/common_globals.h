@@ -21,4 +21,10 @@ namespace tt {
 enum class DstMode : uint8_t { Full = 0, Half = 1, Tile = 2, NUM_DST_MODES = 3 };
 }  // namespace tt
 
+namespace ckernel {
+// A tile's rows and columns (the LLK's constants, which pack untilize's template defaults name).
+constexpr uint32_t TILE_R_DIM = 32;
+constexpr uint32_t TILE_C_DIM = 32;
+}  // namespace ckernel
+
 using namespace ckernel;

@@ -13,6 +13,13 @@ ALWI void pack_tile(uint32_t ifrom_dst, uint32_t icb, uint32_t output_tile_index
   ditmk::abi->pack_tile(ifrom_dst, icb, output_tile_index, out_of_order_output ? 1 : 0);
 }
 
+// ntiles consecutive DST tiles from ifrom_dst, each packed as pack_tile packs it (the matmul
+// packer's block form).
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void pack_block(uint32_t ifrom_dst, uint32_t icb, uint32_t ntiles) {
+  for (uint32_t i = 0; i < ntiles; ++i) pack_tile(ifrom_dst + i, icb);
+}
+
 template <bool is_tile_dim_reconfig_en = false>
 ALWI void pack_reconfig_data_format(const uint32_t new_operand) {
   (void)new_operand;

@@ -38,9 +38,16 @@ ALWI void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile
   ditmk::abi->copy_tile(in_cb_id, in_tile_index, dst_tile_index);
 }
 
+// ntiles consecutive CB tiles into consecutive DST tiles, each as copy_tile copies it.
+template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void copy_block(uint32_t in_cb_id, uint32_t start_in_tile_index, uint32_t start_dst_tile_index,
+                     uint32_t ntiles) {
+  for (uint32_t i = 0; i < ntiles; ++i) copy_tile(in_cb_id, start_in_tile_index + i, start_dst_tile_index + i);
+}
+
 ALWI void copy_block_matmul_partials(uint32_t in_cb_id, uint32_t start_in_tile_index, uint32_t start_dst_tile_index,
                                      uint32_t ntiles) {
-  for (uint32_t i = 0; i < ntiles; ++i) copy_tile(in_cb_id, start_in_tile_index + i, start_dst_tile_index + i);
+  copy_block(in_cb_id, start_in_tile_index, start_dst_tile_index, ntiles);
 }
 
 }  // namespace ckernel

@@ -1,0 +1,22 @@
+// Test reader of row-major data (NCRISC): 32 rows of an interleaved row-major tensor (one row per
+// page) per block into the CB, as ttnn's tilize readers fill it. Compile-time args: [0] the CB,
+// [1] the tensor accessor word. Runtime args: the DRAM address, the number of blocks, the row's bytes,
+// the CB pages one block fills.
+#include <stdint.h>
+
+void kernel_main() {
+  const uint32_t address = get_arg_val<uint32_t>(0);
+  const uint32_t blocks = get_arg_val<uint32_t>(1);
+  const uint32_t row_bytes = get_arg_val<uint32_t>(2);
+  const uint32_t pages_per_block = get_arg_val<uint32_t>(3);
+  constexpr uint32_t cb = get_compile_time_arg_val(0);
+  constexpr auto args = TensorAccessorArgs<1>();
+  const auto rows = TensorAccessor(args, address, row_bytes);
+  for (uint32_t b = 0; b < blocks; ++b) {
+    cb_reserve_back(cb, pages_per_block);
+    const uint32_t l1 = get_write_ptr(cb);
+    for (uint32_t r = 0; r < 32; ++r) noc_async_read(get_noc_addr(b * 32 + r, rows), l1 + r * row_bytes, row_bytes);
+    noc_async_read_barrier();
+    cb_push_back(cb, pages_per_block);
+  }
+}
