@@ -48,9 +48,15 @@ struct LocalCBInterface {
   uint32_t fifo_wr_ptr;
 };
 
-FORCE_INLINE LocalCBInterface get_local_cb_interface(uint32_t cb_id) {
+// A reference, as tt-metal's (ttnn's kernel_lib binds `auto& cb = get_local_cb_interface(id)`): to
+// the CB's snapshot slot, refreshed by each call. Kernels run cooperatively and switch only inside a
+// device call, so a slot read right after its call holds this core's CB.
+FORCE_INLINE LocalCBInterface& get_local_cb_interface(uint32_t cb_id) {
+  static LocalCBInterface snapshots[64];
   ditmk_cb_interface cb;
   ditmk::abi->get_cb_interface(cb_id, &cb);
-  return LocalCBInterface{cb.fifo_size,      cb.fifo_limit,  cb.fifo_page_size,
+  LocalCBInterface& slot = snapshots[cb_id % 64];
+  slot = LocalCBInterface{cb.fifo_size,      cb.fifo_limit,  cb.fifo_page_size,
                           cb.fifo_num_pages, cb.fifo_rd_ptr, cb.fifo_wr_ptr};
+  return slot;
 }
