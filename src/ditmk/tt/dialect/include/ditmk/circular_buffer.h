@@ -48,15 +48,16 @@ struct LocalCBInterface {
   uint32_t fifo_wr_ptr;
 };
 
-// tt-metal returns the interface by reference, and kernels assign to its fields (ttnn's matmul aligns
-// an alias CB's read pointer that way under MM_PARTIALS_RELOAD_ALIAS_CB): such code compiles, and the
-// write lands in the snapshot only. The snapshot is refilled at each call and read before the kernel
-// next yields (the emulator switches processors only inside device calls), so one slot serves all.
+// A reference, as tt-metal's (ttnn's kernel_lib binds `auto& cb = get_local_cb_interface(id)`): to
+// the CB's snapshot slot, refreshed by each call. Kernels run cooperatively and switch only inside a
+// device call, so a slot read right after its call holds this core's CB. A write to a field (ttnn's
+// matmul aligns an alias CB's read pointer so) lands in the slot only.
 FORCE_INLINE LocalCBInterface& get_local_cb_interface(uint32_t cb_id) {
-  static LocalCBInterface snapshot;
+  static LocalCBInterface snapshots[64];
   ditmk_cb_interface cb;
   ditmk::abi->get_cb_interface(cb_id, &cb);
-  snapshot = LocalCBInterface{cb.fifo_size,      cb.fifo_limit,  cb.fifo_page_size,
-                              cb.fifo_num_pages, cb.fifo_rd_ptr, cb.fifo_wr_ptr};
-  return snapshot;
+  LocalCBInterface& slot = snapshots[cb_id % 64];
+  slot = LocalCBInterface{cb.fifo_size,      cb.fifo_limit,  cb.fifo_page_size,
+                          cb.fifo_num_pages, cb.fifo_rd_ptr, cb.fifo_wr_ptr};
+  return slot;
 }
