@@ -61,6 +61,7 @@ void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b
 void reduce_tile(uint32_t pool, uint32_t dim, uint32_t cb, uint32_t cb_scaler, uint32_t tile, uint32_t tile_scaler,
                  uint32_t dst);
 void sfpu_tile(uint32_t op, uint32_t dst);
+void sfpu_tile_param(uint32_t op, uint32_t dst, uint32_t param);
 void pack_tile(uint32_t dst, uint32_t cb, uint32_t out_tile, uint32_t out_of_order);
 
 }  // namespace ditmk::tt::dialect::abi

@@ -246,6 +246,10 @@ void gelu_tile(uint32_t dst) {
   });
 }
 
+void sfpu_pass(uint32_t dst, std::string_view call, double cycles, const std::function<float(float)>& fn) {
+  unary(dst, call, cycles, fn);
+}
+
 void pack_tile(uint32_t dst, uint32_t id) {
   constexpr std::string_view call = "pack_tile";
   ProcessorRuntime& p = trisc(call);

@@ -7,6 +7,8 @@
 // DST protocol as in tt-metal: tile_regs_acquire (DST zeroed) -> math -> tile_regs_commit ->
 // tile_regs_wait -> pack_tile ... -> tile_regs_release.
 #include <cstdint>
+#include <functional>
+#include <string_view>
 
 namespace ditmk::tt::emu {
 
@@ -45,6 +47,10 @@ void sqrt_tile(uint32_t dst);
 void rsqrt_tile(uint32_t dst);
 void gelu_tile(uint32_t dst);  // tanh approximation, as the DiT's feed-forward uses
 void silu_tile(uint32_t dst);
+
+// The SFPU's element-wise pass every SFPU function shares: TRISC only, DST acquired, `fn` applied
+// to each value of DST[dst] in place, timed as `cycles` (sfpu_functions.hpp names the functions).
+void sfpu_pass(uint32_t dst, std::string_view call, double cycles, const std::function<float(float)>& fn);
 
 // Packs DST[dst] into the next tile of cb's reservation.
 void pack_tile(uint32_t dst, uint32_t cb);

@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#define DITMK_DEVICE_ABI_VERSION 5
+#define DITMK_DEVICE_ABI_VERSION 6
 
 /* Faults a device header raises itself (a call the emulator cannot model, a bad argument). */
 enum ditmk_fault_kind { DITMK_FAULT_BAD_CALL = 0, DITMK_FAULT_MISSING_ARG = 1, DITMK_FAULT_OUT_OF_BOUNDS = 2 };
@@ -88,7 +88,26 @@ enum ditmk_sfpu_op {
   DITMK_SFPU_SQRT = 2,
   DITMK_SFPU_RSQRT = 3,
   DITMK_SFPU_GELU = 4,
-  DITMK_SFPU_SILU = 5
+  DITMK_SFPU_SILU = 5,
+  /* version 6: the element-wise family */
+  DITMK_SFPU_SIGMOID = 6,
+  DITMK_SFPU_TANH = 7,
+  DITMK_SFPU_LOG = 8,
+  DITMK_SFPU_ABS = 9,
+  DITMK_SFPU_NEGATIVE = 10,
+  DITMK_SFPU_SQUARE = 11,
+  DITMK_SFPU_RELU = 12,
+  DITMK_SFPU_SIN = 13,
+  DITMK_SFPU_COS = 14,
+  DITMK_SFPU_TAN = 15,
+  DITMK_SFPU_GELU_ERF = 16, /* gelu_tile<false>: the erf form */
+  /* the ops below take sfpu_tile_param's argument */
+  DITMK_SFPU_FILL = 17,       /* param: the value's fp32 bits */
+  DITMK_SFPU_RPOW = 18,       /* param: the base's fp32 bits; base ** x */
+  DITMK_SFPU_RDIV = 19,       /* param: the dividend's fp32 bits; value / x */
+  DITMK_SFPU_LEAKY_RELU = 20, /* param: the slope's fp32 bits */
+  DITMK_SFPU_POWER = 21,      /* param: the exponent's fp32 bits; x ** exponent */
+  DITMK_SFPU_TYPECAST = 22    /* param: (input DataFormat << 8) | output DataFormat */
 };
 
 /* DST register steps: tile_regs_* and the older acquire_dst/release_dst pair. */
@@ -173,6 +192,9 @@ typedef struct ditmk_device_abi {
   /* L1 banks (version 5): the NoC address of `bank_address` in L1 bank `bank` (one bank per worker
    * core, numbered as tt-metal's allocator numbers them) */
   uint64_t (*l1_bank_noc_addr)(uint32_t bank, uint32_t bank_address);
+
+  /* SFPU ops with one 32-bit argument (version 6): ditmk_sfpu_op, from DITMK_SFPU_FILL on */
+  void (*sfpu_tile_param)(uint32_t op, uint32_t dst, uint32_t param);
 } ditmk_device_abi;
 
 #endif /* DITMK_DEVICE_ABI_H */
