@@ -1,7 +1,7 @@
 // The element-wise family's SFPU calls, run as ttnn's unary factory runs them: a tile copied into
 // DST, the SFPU_OP_CHAIN_0 define ttnn writes for the op, the result packed to bf16; checked against
 // the function in double precision with bf16 tolerances. Calls the emulator does not model fault
-// naming themselves.
+// naming themselves. Also unary_bcast, the broadcast binary_ng's kernels run on its own.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -27,8 +27,10 @@ struct Chained {
   std::vector<float> in, out;
 };
 
-// Values evenly spread over [lo, hi], through the chain `init func` on one core.
-Chained run_chain(const std::string& init, const std::string& func, double lo, double hi) {
+// Values evenly spread over [lo, hi] through a compute kernel of this folder on one core: DRAM ->
+// CB 0 -> the kernel -> CB 16 -> DRAM.
+Chained run_compute(const std::string& kernel, const std::vector<std::pair<std::string, std::string>>& defines,
+                    double lo, double hi) {
   HostDevice device(fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
   auto src = CreateBuffer(device, {kTiles * kPage, kPage, DataFormat::float16_b, "src"});
   auto dst = CreateBuffer(device, {kTiles * kPage, kPage, DataFormat::float16_b, "dst"});
@@ -51,11 +53,8 @@ Chained run_chain(const std::string& init, const std::string& func, double lo, d
       CreateKernel(program, tests / "silicon_kernels/write_pages.cpp", core, WriterDataMovementConfig{});
   ComputeConfig compute;
   compute.compile_args = {kTiles};
-  // ttnn's unary factory: the chain is the op's init and call, each its own define
-  compute.defines = {{"SFPU_OP_CHAIN_0", "SFPU_OP_CHAIN_0_INIT_0 SFPU_OP_CHAIN_0_FUNC_0"},
-                     {"SFPU_OP_CHAIN_0_INIT_0", init},
-                     {"SFPU_OP_CHAIN_0_FUNC_0", func}};
-  CreateKernel(program, tests / "kernels/sfpu_chain.cpp", core, compute);
+  compute.defines = defines;
+  CreateKernel(program, tests / "kernels" / kernel, core, compute);
   CreateCircularBuffer(program, core, {.total_size = 2 * kPage, .buffer_index = 0, .page_size = kPage});
   CreateCircularBuffer(program, core, {.total_size = 2 * kPage, .buffer_index = 16, .page_size = kPage});
   SetRuntimeArgs(program, reader, {0, 0}, {src->address(), kTiles});
@@ -68,6 +67,15 @@ Chained run_chain(const std::string& init, const std::string& func, double lo, d
     c.out.push_back(bf16_to_f32(uint16_t(uint16_t(out[2 * k]) | uint16_t(out[2 * k + 1]) << 8)));
   }
   return c;
+}
+
+// The chain `init func` as ttnn's unary factory writes it: the op's init and call, each its own define.
+Chained run_chain(const std::string& init, const std::string& func, double lo, double hi) {
+  return run_compute("sfpu_chain.cpp",
+                     {{"SFPU_OP_CHAIN_0", "SFPU_OP_CHAIN_0_INIT_0 SFPU_OP_CHAIN_0_FUNC_0"},
+                      {"SFPU_OP_CHAIN_0_INIT_0", init},
+                      {"SFPU_OP_CHAIN_0_FUNC_0", func}},
+                     lo, hi);
 }
 
 std::string first_fault(const emu::LaunchReport& report) {
@@ -169,6 +177,34 @@ TEST(SfpuFunctionFaults, GeluModesMustAgree) {
   const Chained c = run_chain("gelu_tile_init<1u>();", "gelu_tile<0u>(0);", -4, 4);
   ASSERT_EQ(c.report.faults.size(), 1u);
   EXPECT_NE(first_fault(c.report).find("gelu_tile: gelu_tile_init has not run"), std::string::npos)
+      << first_fault(c.report);
+}
+
+// unary_bcast: each tile's first row (ROW), first column (COL) or first element (SCALAR) fills it.
+TEST(UnaryBcast, RowColumnAndScalar) {
+  for (const std::string dim : {"ROW", "COL", "SCALAR"}) {
+    const Chained c = run_compute("unary_bcast.cpp", {{"BCAST_DIM", dim}}, -8, 8);
+    ASSERT_TRUE(c.report.clean()) << dim << ": " << first_fault(c.report);
+    // the values are stored tile by tile in tt-metal's order: 4 faces of 16 x 16, row-major
+    auto at = [&](const std::vector<float>& v, uint32_t t, int r, int col) {
+      return v[t * 1024 + (r / 16 * 2 + col / 16) * 256 + (r % 16) * 16 + col % 16];
+    };
+    for (uint32_t t = 0; t < kTiles; ++t) {
+      for (int r = 0; r < 32; ++r) {
+        for (int col = 0; col < 32; ++col) {
+          const int sr = dim == "COL" ? r : 0, sc = dim == "ROW" ? col : 0;
+          ASSERT_EQ(at(c.out, t, r, col), at(c.in, t, sr, sc)) << dim << " tile " << t << " (" << r << "," << col << ")";
+        }
+      }
+    }
+  }
+}
+
+TEST(UnaryBcast, CallAfterAnotherBroadcastsInitIsNamed) {
+  const Chained c = run_compute("unary_bcast.cpp", {{"BCAST_DIM", "ROW"}, {"BCAST_CALL_DIM", "COL"}},
+                                -8, 8);
+  ASSERT_EQ(c.report.faults.size(), 1u);
+  EXPECT_NE(first_fault(c.report).find("the last op init was unary_bcast_init<BroadcastType::ROW>"), std::string::npos)
       << first_fault(c.report);
 }
 

@@ -26,6 +26,8 @@ namespace {
 
 constexpr std::array<std::string_view, 3> kBinaryNames = {"add", "sub", "mul"};
 constexpr std::array<std::string_view, 4> kBroadcastNames = {"", "cols", "rows", "scalar"};
+constexpr std::array<std::string_view, 4> kBroadcastTypeNames = {"BroadcastType::NONE", "BroadcastType::COL",
+                                                                  "BroadcastType::ROW", "BroadcastType::SCALAR"};
 constexpr std::array<std::string_view, 3> kPoolNames = {"SUM", "AVG", "MAX"};
 constexpr std::array<std::string_view, 3> kDimNames = {"REDUCE_ROW", "REDUCE_COL", "REDUCE_SCALAR"};
 // ditmk_sfpu_op's names, as tt-metal's `<name>_tile` calls spell them (the erf GELU is gelu_tile<false>).
@@ -75,6 +77,7 @@ std::string last_init() {
     case DITMK_INIT_REDUCE: return fmt::format("reduce_init<{}, {}>", kPoolNames[s.op_param0], kDimNames[s.op_param1]);
     case DITMK_INIT_COPY: return s.op_param0 ? "copy_tile_init (transposing)" : "copy_tile_init";
     case DITMK_INIT_TRANSPOSE: return "transpose_wh_init";
+    case DITMK_INIT_UNARY_BCAST: return fmt::format("unary_bcast_init<{}>", kBroadcastTypeNames[s.op_param0]);
   }
   return "none";
 }
@@ -155,6 +158,9 @@ void compute_init(uint32_t init, uint32_t param0, uint32_t param1) {
       }
       s.reduce_mask = true;
       [[fallthrough]];
+    case DITMK_INIT_UNARY_BCAST:
+      if (param0 >= kBroadcastTypeNames.size()) break;
+      [[fallthrough]];
     case DITMK_INIT_BINARY:
     case DITMK_INIT_MATMUL:
     case DITMK_INIT_COPY:
@@ -213,6 +219,22 @@ void copy_tile(uint32_t cb, uint32_t tile, uint32_t dst) {
 void transpose_wh_tile(uint32_t cb, uint32_t tile, uint32_t dst) {
   require_op(DITMK_INIT_TRANSPOSE, true, "transpose_wh_tile", "transpose_wh_init (or transpose_wh_init_short)");
   emu::transpose_wh_tile(cb, tile, dst);
+  mark_written(dst);
+}
+
+void unary_bcast_tile(uint32_t broadcast, uint32_t cb, uint32_t tile, uint32_t dst) {
+  if (broadcast >= kBroadcastTypeNames.size()) {
+    emu::raise(FaultKind::bad_call, "unary_bcast: broadcast {} is not one of device ABI {}", broadcast,
+               DITMK_DEVICE_ABI_VERSION);
+  }
+  const bool params_match = state().op_param0 == broadcast;
+  if (!op_ready(DITMK_INIT_UNARY_BCAST, params_match)) {
+    require_op(DITMK_INIT_UNARY_BCAST, params_match, fmt::format("unary_bcast<{}>", kBroadcastTypeNames[broadcast]),
+               fmt::format("unary_bcast_init<{}>", kBroadcastTypeNames[broadcast]));
+  }
+  static constexpr std::array<emu::Broadcast, 4> kBroadcast = {emu::Broadcast::none, emu::Broadcast::col,
+                                                               emu::Broadcast::row, emu::Broadcast::scalar};
+  emu::unary_bcast_tile(kBroadcast[broadcast], cb, tile, dst);
   mark_written(dst);
 }
 

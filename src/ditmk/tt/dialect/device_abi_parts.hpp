@@ -62,6 +62,7 @@ void reduce_tile(uint32_t pool, uint32_t dim, uint32_t cb, uint32_t cb_scaler, u
                  uint32_t dst);
 void sfpu_tile(uint32_t op, uint32_t dst);
 void sfpu_tile_param(uint32_t op, uint32_t dst, uint32_t param);
+void unary_bcast_tile(uint32_t broadcast, uint32_t cb, uint32_t tile, uint32_t dst);
 void pack_tile(uint32_t dst, uint32_t cb, uint32_t out_tile, uint32_t out_of_order);
 
 }  // namespace ditmk::tt::dialect::abi

@@ -34,6 +34,9 @@ void sub_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, u
 void mul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst,
                Broadcast broadcast = Broadcast::none);
 
+// DST[dst] = the tile broadcast on its own (unary_bcast): row, col or scalar as above; none copies.
+void unary_bcast_tile(Broadcast broadcast, uint32_t cb, uint32_t tile, uint32_t dst);
+
 // DST[dst] = reduction of the tile: row reduces each row into column 0, col each column into
 // row 0, scalar everything into (0,0); the other elements are 0.
 enum class ReduceFunc { sum, max };

@@ -73,7 +73,8 @@ enum ditmk_compute_init {
   DITMK_INIT_REDUCE_UNINIT = 4, /* the packer's reduce edge mask cleared */
   DITMK_INIT_COPY = 5,          /* param0: transpose while copying */
   DITMK_INIT_TRANSPOSE = 6,     /* transpose_wh */
-  DITMK_INIT_SFPU = 7           /* param0: ditmk_sfpu_op */
+  DITMK_INIT_SFPU = 7,          /* param0: ditmk_sfpu_op */
+  DITMK_INIT_UNARY_BCAST = 8    /* param0: ditmk_broadcast (version 6) */
 };
 
 enum ditmk_binary_op { DITMK_BINARY_ADD = 0, DITMK_BINARY_SUB = 1, DITMK_BINARY_MUL = 2 };
@@ -195,6 +196,8 @@ typedef struct ditmk_device_abi {
 
   /* SFPU ops with one 32-bit argument (version 6): ditmk_sfpu_op, from DITMK_SFPU_FILL on */
   void (*sfpu_tile_param)(uint32_t op, uint32_t dst, uint32_t param);
+  /* DST[dst] = tile `tile` of cb broadcast (version 6): ditmk_broadcast */
+  void (*unary_bcast_tile)(uint32_t broadcast, uint32_t cb, uint32_t tile, uint32_t dst);
 } ditmk_device_abi;
 
 #endif /* DITMK_DEVICE_ABI_H */
