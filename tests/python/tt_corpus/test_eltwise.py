@@ -215,3 +215,80 @@ def test_copy(device):
     program = ttnn.ProgramDescriptor(kernels=[reader, writer], semaphores=[], cbs=[cb(0, cores, ttnn.bfloat16)])
     out = ttnn.to_torch(ttnn.generic_op([src, dst], program))
     assert torch.equal(out, x)
+
+
+# --- binary_ng: what ttnn.add / ttnn.subtract / ttnn.multiply launch -----------------------------
+
+NG = f"{OPS}/eltwise/binary_ng/device"
+NG_WRITER = f"{NG}/kernels_ng/dataflow/writer_interleaved_no_bcast.cpp"
+NG_KERNELS = {  # broadcast of b: (reader, compute, compute args' (freq, counter) of a core's first tile)
+    "none": (f"{NG}/kernels_ng/dataflow/reader_interleaved_no_bcast.cpp",
+             f"{NG}/kernels/compute/eltwise_binary_no_bcast.cpp", lambda first, ht, wt: (1, 0)),
+    "row": (f"{NG}/kernels_ng/dataflow/reader_interleaved_row_bcast.cpp",
+            f"{NG}/kernels_ng/compute/eltwise_binary_row_bcast.cpp", lambda first, ht, wt: (1, 0)),
+    "col": (f"{NG}/kernels_ng/dataflow/reader_interleaved_col_bcast.cpp",
+            f"{NG}/kernels_ng/compute/eltwise_binary_col_bcast.cpp",
+            lambda first, ht, wt: (wt, first % (ht * wt) % wt)),
+    "scalar": (f"{NG}/kernels_ng/dataflow/reader_interleaved_scalar_bcast.cpp",
+               f"{NG}/kernels_ng/compute/eltwise_binary_scalar_bcast.cpp",
+               lambda first, ht, wt: (ht * wt, first % (ht * wt))),
+}
+B_SHAPE = {"none": SHAPE, "row": (1, 1, 1, SHAPE[3]), "col": (1, 1, SHAPE[2], 1), "scalar": (1, 1, 1, 1)}
+
+
+def run_binary_ng(device, op, bcast, a_host, b_host):
+    """binary_ng_program_factory.cpp (BinaryNgDeviceOperation, interleaved tiles, FPU op): CBs c_0
+    (a), c_1 (b), c_2 (out) of two pages, and for a broadcast b the LLK broadcast's c_6; reader
+    compile args {accessor a, accessor b, has_sharding 0} and args {a, first, 0, tiles, 0, strides
+    of a, D, N, C, Ht, Wt, cND, b, strides of b, 0, a's Wt, b's Wt}; writer {accessor c, 0} and
+    {c, first, tiles, 0, D, N, C, Ht, Wt, cND}; compute compile args {tiles per cycle 1} and args
+    {tiles, freq, counter, 0}, with BINARY_OP / BINARY_OP_TYPE and empty activation defines."""
+    call, op_type, _ = BINARY[op]
+    reader_src, compute_src, freq_of = NG_KERNELS[bcast]
+    a, b = device_tensor(device, a_host), device_tensor(device, b_host)
+    c = empty_tensor(device, a_host.shape)
+    ht, wt = a_host.shape[-2] // 32, a_host.shape[-1] // 32
+    b_wt = max(1, b_host.shape[-1] // 32)
+    cores, work = tile_split(device, a_host.numel() // 1024)
+    is_bcast = "1" if bcast != "none" else "0"
+    reader = ttnn.KernelDescriptor(
+        kernel_source=reader_src, core_ranges=cores,
+        compile_time_args=ttnn.TensorAccessorArgs(a).get_compile_time_args()
+        + ttnn.TensorAccessorArgs(b).get_compile_time_args() + [0],
+        defines=[("SRC_SHARDED", "0"), ("SRC_SHARDED_B", "0"), ("SRC_BCAST", "0"), ("SRC_BCAST_B", is_bcast),
+                 ("BCAST_LLK", is_bcast)],
+        runtime_args=runtime_args(work, lambda first, n: [a.buffer_address(), first, 0, n, 0, 0, 0, 0, 0, 1, 1, 1,
+                                                          ht, wt, 1, b.buffer_address(), 0, 0, 0, 0, 0, wt, b_wt]),
+        config=ttnn.ReaderConfigDescriptor())
+    writer = ttnn.KernelDescriptor(
+        kernel_source=NG_WRITER, core_ranges=cores,
+        compile_time_args=ttnn.TensorAccessorArgs(c).get_compile_time_args() + [0],
+        defines=[("DST_SHARDED", "0")],
+        runtime_args=runtime_args(work, lambda first, n: [c.buffer_address(), first, n, 0, 1, 1, 1, ht, wt, 1]),
+        config=ttnn.WriterConfigDescriptor())
+    defines = [("BINARY_OP", call), ("BINARY_OP_TYPE", f"EltwiseBinaryType::{op_type}"),
+               ("PROCESS_LHS_ACTIVATIONS(i)", ""), ("PROCESS_RHS_ACTIVATIONS(i)", ""),
+               ("PROCESS_POST_ACTIVATIONS(i)", "")]
+    if bcast != "none":
+        defines += [("BCAST_INPUT", "1"), ("SRC_BCAST", "0"), ("SRC_BCAST_B", "1")]
+    compute = ttnn.KernelDescriptor(
+        kernel_source=compute_src, core_ranges=cores, compile_time_args=[1], defines=defines,
+        runtime_args=runtime_args(work, lambda first, n: [n, *freq_of(first, ht, wt), 0]),
+        config=ttnn.ComputeConfigDescriptor(math_fidelity=ttnn.MathFidelity.HiFi4))
+    cbs = [cb(0, cores, ttnn.bfloat16), cb(1, cores, ttnn.bfloat16), cb(2, cores, ttnn.bfloat16)]
+    if bcast != "none":
+        cbs.append(cb(6, cores, ttnn.bfloat16))
+    program = ttnn.ProgramDescriptor(kernels=[reader, writer, compute], semaphores=[], cbs=cbs)
+    return ttnn.to_torch(ttnn.generic_op([a, b, c], program))
+
+
+@pytest.mark.parametrize("bcast", ["none", "row", "col", "scalar"])
+@pytest.mark.parametrize("op", sorted(BINARY))
+def test_binary_ng(device, op, bcast):
+    a_host = spread(-4, 4)
+    b_host = spread(-2, 3, B_SHAPE[bcast])
+    if bcast == "scalar":
+        b_host = torch.full(B_SHAPE[bcast], 1.5, dtype=torch.bfloat16)
+    out = run_binary_ng(device, op, bcast, a_host, b_host)
+    golden = BINARY[op][2](a_host.float(), b_host.float())
+    assert_close(out.float(), golden, pcc=0.9999, atol=2e-2, rtol=1e-2)
