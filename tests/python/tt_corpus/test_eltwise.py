@@ -91,7 +91,8 @@ def run_unary(device, x, init, call, include, out_dtype=ttnn.bfloat16, in_dtype=
     """unary_program_factory.cpp (UnaryProgramFactory, interleaved): CB c_0 (input) and c_2 (output),
     two pages each; reader args {src, tiles, first}; writer compile args {c_2, accessor} and args
     {dst, tiles, first}; compute args {tiles, packed scalar 1, packed scalar 2}; HiFi4, no
-    approximation; the op chain as SFPU_OP_CHAIN_0 with its include define and INP_FLOAT."""
+    approximation, fp32 DST when a side is fp32; the op chain as SFPU_OP_CHAIN_0 with its include
+    define and INP_FLOAT (INP_FLOAT32 for an fp32 input)."""
     src = device_tensor(device, x, in_dtype)
     dst = empty_tensor(device, x.shape, out_dtype)
     num_tiles = x.numel() // 1024
@@ -113,7 +114,8 @@ def run_unary(device, x, init, call, include, out_dtype=ttnn.bfloat16, in_dtype=
         kernel_source=UNARY_COMPUTE, core_ranges=cores, defines=defines,
         runtime_args=runtime_args(work, lambda first, n: [n, 0, 0]),
         config=ttnn.ComputeConfigDescriptor(math_fidelity=ttnn.MathFidelity.HiFi4,
-                                            fp32_dest_acc_en=out_dtype == ttnn.float32, math_approx_mode=False))
+                                            fp32_dest_acc_en=ttnn.float32 in (in_dtype, out_dtype),
+                                            math_approx_mode=False))
     program = ttnn.ProgramDescriptor(kernels=[reader, writer, compute], semaphores=[],
                                      cbs=[cb(0, cores, in_dtype), cb(2, cores, out_dtype)])
     return ttnn.to_torch(ttnn.generic_op([src, dst], program))
