@@ -6,9 +6,6 @@
 
 namespace ckernel {
 
-// tt-metal's rounding of rdiv's quotient.
-enum class RoundingMode : uint8_t { None = 0, Trunc = 1, Floor = 2 };
-
 ALWI void rdiv_tile_init() { ditmk::compute::init(DITMK_INIT_SFPU, DITMK_SFPU_RDIV); }
 
 template <RoundingMode rounding_mode = RoundingMode::None, auto... options>
