@@ -15,3 +15,5 @@
 #include "api/compute/eltwise_unary/sqrt.h"
 #include "api/compute/eltwise_unary/trigonometry.h"
 #include "api/compute/eltwise_unary/typecast.h"
+// tt-metal includes it for SFPU_OP_COMPUTE_KERNEL_API_INCLUDE: sigmoid, tanh, log, abs, square, ...
+#include "api/compute/compute_kernel_api.h"
