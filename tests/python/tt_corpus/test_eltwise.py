@@ -247,7 +247,9 @@ def run_binary_ng(device, op, bcast, a_host, b_host):
     {tiles, freq, counter, 0}, with BINARY_OP / BINARY_OP_TYPE and empty activation defines."""
     call, op_type, _ = BINARY[op]
     reader_src, compute_src, freq_of = NG_KERNELS[bcast]
-    a, b = device_tensor(device, a_host), device_tensor(device, b_host)
+    # b as ttnn stores a broadcast operand in tiles: padded to whole tiles (the padding is never read)
+    pad_h, pad_w = -b_host.shape[-2] % 32, -b_host.shape[-1] % 32
+    a, b = device_tensor(device, a_host), device_tensor(device, torch.nn.functional.pad(b_host, (0, pad_w, 0, pad_h)))
     c = empty_tensor(device, a_host.shape)
     ht, wt = a_host.shape[-2] // 32, a_host.shape[-1] // 32
     b_wt = max(1, b_host.shape[-1] // 32)
