@@ -1,11 +1,7 @@
 """tt-metal's generic_op pattern (its tests/ttnn/unit_tests/operations/debug/test_generic_op.py):
-eltwise exp over 1, 12, 64 and 128 tiles on an 8x8 grid split by split_work_to_cores (both core
-groups), with ttnn 0.81.1's own unary reader, eltwise_sfpu compute (SFPU_OP_CHAIN_0 defines) and
+eltwise exp over 1, 12, 64 and 128 tiles on an 8x8 grid split by split_work_to_cores, and over 100
+tiles, which needs both core groups (36 cores of 2 tiles, 28 of 1), with ttnn 0.81.1's own unary reader, eltwise_sfpu compute (SFPU_OP_CHAIN_0 defines) and
 unary writer, run unchanged from the reference tree, written as one writes it for ttnn."""
-import os
-from pathlib import Path
-
-import numpy as np
 import pytest
 
 import ditmk.ttnn as ttnn
@@ -15,16 +11,7 @@ from tt_corpus.corpus import assert_close
 torch = pytest.importorskip("torch")
 
 TREE = tt_metal_tree.tree()
-SOURCE = Path(os.environ.get("DITMK_SOURCE_DIR", Path(__file__).resolve().parents[2]))
-DEVICE_API = SOURCE / "src" / "ditmk" / "tt" / "dialect" / "include" / "api" / "dataflow"
-OBJECT_API = all((DEVICE_API / h).exists() for h in ("noc.h", "dataflow_buffer.h"))
-
-pytestmark = [
-    pytest.mark.skipif(TREE is None, reason=tt_metal_tree.missing()),
-    pytest.mark.xfail(not OBJECT_API, strict=True,
-                      reason="the unary kernels include api/dataflow/noc.h and dataflow_buffer.h, which ditmk's "
-                             "device headers do not provide yet"),
-]
+pytestmark = pytest.mark.skipif(TREE is None, reason=tt_metal_tree.missing())
 
 KERNELS = "ttnn/cpp/ttnn/operations/eltwise/unary/device/kernels"
 
@@ -37,7 +24,7 @@ def device(monkeypatch):
     ttnn.close_device(dev)
 
 
-@pytest.mark.parametrize("num_tiles", [1, 12, 64, 128])
+@pytest.mark.parametrize("num_tiles", [1, 12, 64, 128, 100])
 def test_eltwise_exp(device, num_tiles):
     shape = [1, num_tiles, 32, 32]
     data = torch.rand(shape).to(torch.bfloat16)
@@ -56,6 +43,8 @@ def test_eltwise_exp(device, num_tiles):
         assert core_group_2.num_cores() == 0 and work_per_core1 == 2
     if num_tiles == 64:
         assert core_group_1.num_cores() == 64
+    if num_tiles == 100:
+        assert (core_group_1.num_cores(), work_per_core1, core_group_2.num_cores(), work_per_core2) == (36, 2, 28, 1)
 
     in_cb, out_cb = 0, 2
     cb_page_size = 2 * 1024
@@ -101,3 +90,47 @@ def test_eltwise_exp(device, num_tiles):
     assert_close(torch_output.float(), golden, pcc=0.999, atol=1e-2, rtol=1.6e-2)
     # the input is as it was written
     assert torch.equal(ttnn.to_torch(input_tensor), data)
+
+
+def test_eltwise_exp_into_a_height_sharded_output(device):
+    """The same kernels with the output height-sharded in L1 over a row of eight cores: the writer's
+    TensorAccessor finds each page's shard from the sharded TensorAccessorArgs."""
+    num_tiles = 16
+    shape = [1, num_tiles, 32, 32]
+    data = torch.rand(shape).to(torch.bfloat16)
+    input_tensor = ttnn.from_torch(data, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,
+                                   memory_config=ttnn.DRAM_MEMORY_CONFIG)
+    shard_cores = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 5), ttnn.CoreCoord(7, 5))])
+    sharded = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
+                                ttnn.ShardSpec(shard_cores, [64, 32], ttnn.ShardOrientation.ROW_MAJOR))
+    output_tensor = ttnn.allocate_tensor_on_device(ttnn.Shape(shape), ttnn.bfloat16, ttnn.TILE_LAYOUT, device, sharded)
+
+    all_cores = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(1, 1))])
+    (_, core_grid, core_group_1, _, work, _) = ttnn.split_work_to_cores(all_cores, num_tiles)
+    cbs = [ttnn.CBDescriptor(total_size=4096, core_ranges=core_grid,
+                             format_descriptors=[ttnn.CBFormatDescriptor(buffer_index=i, data_format=ttnn.bfloat16,
+                                                                         page_size=2048)]) for i in (0, 2)]
+    reader_rt, writer_rt, compute_rt = ttnn.RuntimeArgs(), ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
+    tile = 0
+    for r in core_group_1.ranges():
+        for x in range(r.start.x, r.end.x + 1):
+            for y in range(r.start.y, r.end.y + 1):
+                reader_rt[x][y] = [input_tensor.buffer_address(), work, tile]
+                writer_rt[x][y] = [output_tensor.buffer_address(), work, tile]
+                compute_rt[x][y] = [work]
+                tile += work
+    kernels = [
+        ttnn.KernelDescriptor(kernel_source=f"{KERNELS}/dataflow/reader_unary_interleaved_start_id.cpp",
+                              core_ranges=core_grid,
+                              compile_time_args=ttnn.TensorAccessorArgs(input_tensor).get_compile_time_args(),
+                              runtime_args=reader_rt, config=ttnn.ReaderConfigDescriptor()),
+        ttnn.KernelDescriptor(kernel_source=f"{KERNELS}/dataflow/writer_unary_interleaved_start_id.cpp",
+                              core_ranges=core_grid,
+                              compile_time_args=[2] + ttnn.TensorAccessorArgs(output_tensor).get_compile_time_args(),
+                              runtime_args=writer_rt, config=ttnn.WriterConfigDescriptor()),
+        ttnn.KernelDescriptor(kernel_source=f"{KERNELS}/compute/eltwise_sfpu.cpp", core_ranges=core_grid,
+                              defines=[("SFPU_OP_EXP_INCLUDE", "1"), ("SFPU_OP_CHAIN_0", "exp_tile_init(); exp_tile(0);")],
+                              runtime_args=compute_rt, config=ttnn.ComputeConfigDescriptor()),
+    ]
+    ttnn.generic_op([input_tensor, output_tensor], ttnn.ProgramDescriptor(kernels=kernels, cbs=cbs))
+    assert_close(ttnn.to_torch(output_tensor).float(), torch.exp(data.float()), pcc=0.999)

@@ -124,3 +124,33 @@ def test_relative_kernel_paths_resolve_against_the_working_folder_then_the_kerne
     monkeypatch.setenv("TT_METAL_HOME", str(EXAMPLES))
     ttnn.generic_op([src, dst], program)
     np.testing.assert_array_equal(dst.to_numpy(), values)
+
+
+def single_kernel(source):
+    core = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(1, 2), ttnn.CoreCoord(1, 2))])
+    kernel = ttnn.KernelDescriptor(kernel_source=source, source_type=ttnn.KernelDescriptor.SourceType.SOURCE_CODE,
+                                   core_ranges=core, config=ttnn.WriterConfigDescriptor())
+    return ttnn.ProgramDescriptor(kernels=[kernel])
+
+
+def test_the_watchdog_ends_a_spinning_kernel_and_the_device_stays_usable(device, tmp_path):
+    t = ttnn.from_torch(np.zeros((32, 32), np.float32), layout=ttnn.TILE_LAYOUT, device=device)
+    spin = "void kernel_main() { volatile unsigned n = 0; for (;;) ++n; }"
+    with pytest.raises(ttnn.KernelFault) as raised:
+        ttnn.generic_op([t], single_kernel(spin), kernel_cache=tmp_path, watchdog=0.3)
+    fault = raised.value
+    assert (fault.kind, fault.core, fault.processor) == ("no_progress", (1, 2), "BRISC")
+    assert fault.kernel.startswith(str(tmp_path / "sources" / "kernel_"))
+    assert "on core (1,2) BRISC" in str(fault)
+    assert device.last_report["faults"][0]["kind"] == "no_progress"
+    ttnn.generic_op([t], single_kernel("void kernel_main() {}"), kernel_cache=tmp_path)
+    assert device.last_report["faults"] == []
+
+
+def test_strict_refuses_what_a_default_launch_warns_about(device, tmp_path):
+    t = ttnn.from_torch(np.zeros((32, 32), np.float32), layout=ttnn.TILE_LAYOUT, device=device)
+    hosted = "#include <algorithm>\nvoid kernel_main() { (void)std::max(1, 2); }"
+    ttnn.generic_op([t], single_kernel(hosted), kernel_cache=tmp_path)
+    assert any("<algorithm>" in w for w in device.last_report["warnings"])
+    with pytest.raises(RuntimeError, match="<algorithm>"):
+        ttnn.generic_op([t], single_kernel(hosted), kernel_cache=tmp_path, strict=True)

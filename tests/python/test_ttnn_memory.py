@@ -59,3 +59,44 @@ def test_a_height_sharded_tensor_lies_on_its_cores(device):
                                    runtime_args=args, config=ttnn.ReaderConfigDescriptor())
     ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=[kernel], cbs=[tile_cb(one_core())]))
     np.testing.assert_array_equal(dst.to_numpy(), bf16(values))
+
+
+# Each shard core publishes its shard (the CB the shard backs) and writes its pages to DRAM.
+SHARD_TO_DRAM = """
+#include "api/dataflow/dataflow_api.h"
+
+void kernel_main() {
+  const uint32_t dst_address = get_arg_val<uint32_t>(0);
+  const uint32_t first = get_arg_val<uint32_t>(1);
+  const uint32_t pages = get_arg_val<uint32_t>(2);
+  constexpr uint32_t cb = 0;
+  cb_reserve_back(cb, pages);
+  cb_push_back(cb, pages);
+  cb_wait_front(cb, pages);
+  const uint32_t page = get_tile_size(cb);
+  const InterleavedAddrGenFast<true> dst = {
+      .bank_base_address = dst_address, .page_size = page, .data_format = get_dataformat(cb)};
+  for (uint32_t i = 0; i < pages; ++i) noc_async_write_tile(first + i, dst, get_read_ptr(cb) + i * page);
+  noc_async_write_barrier();
+  cb_pop_front(cb, pages);
+}
+"""
+
+
+def test_a_cb_backed_by_a_sharded_tensor_holds_its_shard(device):
+    cores = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(3, 0))])
+    sharded = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
+                                ttnn.ShardSpec(cores, [64, 32]))
+    values = np.random.default_rng(8).standard_normal((256, 32)).astype(np.float32)
+    src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device, memory_config=sharded)
+    dst = ttnn.allocate_tensor_on_device(ttnn.Shape([256, 32]), ttnn.bfloat16, ttnn.TILE_LAYOUT, device)
+    cb = ttnn.cb_descriptor_from_sharded_tensor(0, src)
+    assert (cb.total_size, cb.core_ranges) == (2 * 2048, cores)
+    args = ttnn.RuntimeArgs()
+    for k, core in enumerate(cores.cores()):
+        args[core.x][core.y] = [dst.buffer_address(), 2 * k, 2]
+    kernel = ttnn.KernelDescriptor(kernel_source=SHARD_TO_DRAM, source_type=ttnn.KernelDescriptor.SourceType.SOURCE_CODE,
+                                   core_ranges=cores, runtime_args=args, config=ttnn.WriterConfigDescriptor())
+    ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=[kernel], cbs=[cb]))
+    np.testing.assert_array_equal(dst.to_numpy(), bf16(values))
+    np.testing.assert_array_equal(src.to_numpy(), bf16(values))

@@ -35,6 +35,8 @@ def test_the_names_are_there():
 def test_other_ttnn_names_are_refused_by_name():
     with pytest.raises(AttributeError, match=r"does not model ttnn\.exp"):
         ttnn.exp
+    with pytest.raises(AttributeError, match=r"does not model ttnn\.Tensor\.reshape"):
+        ttnn.from_torch(np.zeros((32, 32), np.float32)).reshape
 
 
 def test_torch_stays_optional():
@@ -110,6 +112,13 @@ def test_tensor_accessor_args_are_tt_metals_encoding(device):
     assert ttnn.TensorAccessorArgs(ttnn.from_torch(rows, device=device)).get_compile_time_args() == [2, 64]
     assert ttnn.TensorAccessorArgs(ttnn.from_torch(rows, device=device, memory_config=ttnn.L1_MEMORY_CONFIG)
                                    ).get_compile_time_args() == [0, 48]
+    # height-sharded over (0,0) and (1,0), a tile each: Sharded, the page, rank 1, 2 banks, 2 pages,
+    # 1 page a shard, the banks' coordinates (x << 8 | y) two to a word
+    grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(1, 0))])
+    height = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
+                               ttnn.ShardSpec(grid, [32, 32]))
+    sharded = ttnn.allocate_tensor_on_device(ttnn.Shape([64, 32]), ttnn.bfloat16, ttnn.TILE_LAYOUT, device, height)
+    assert ttnn.TensorAccessorArgs(sharded).get_compile_time_args() == [1, 2048, 1, 2, 2, 1, (1 << 8) << 16]
 
 
 def test_addresses_mirror_the_descriptor_model(device):
@@ -155,8 +164,6 @@ def test_what_is_not_modelled_is_refused_by_name(device):
     height = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
                                ttnn.ShardSpec(grid, [32, 32]))
     sharded = ttnn.allocate_tensor_on_device(ttnn.Shape([64, 32]), ttnn.bfloat16, ttnn.TILE_LAYOUT, device, height)
-    with pytest.raises(NotImplementedError, match="TensorAccessorArgs of a sharded tensor"):
-        ttnn.TensorAccessorArgs(sharded).get_compile_time_args()
     with pytest.raises(NotImplementedError, match="dst_full_sync_en"):
         ttnn.ComputeConfigDescriptor(dst_full_sync_en=True)._json()
     with pytest.raises(NotImplementedError, match="worker_l1_size"):
@@ -180,3 +187,20 @@ def test_misuse_is_one_clear_error(device):
     ttnn.close_device(device)
     with pytest.raises(RuntimeError, match="closed"):
         ttnn.allocate_tensor_on_device(ttnn.Shape([32, 32]), ttnn.float32, ttnn.TILE_LAYOUT, device)
+
+
+def test_the_codec_binding_round_trips_and_refuses_in_one_line():
+    from ditmk import _ditmk
+
+    values = np.arange(64 * 32, dtype=np.float32).reshape(2, 32, 32)
+    data = _ditmk.tt_encode("float32", "tile", [2, 32, 32], values, "x")
+    assert len(data) == _ditmk.tt_tensor_bytes("float32", "tile", [2, 32, 32]) == 2 * 4096
+    np.testing.assert_array_equal(_ditmk.tt_decode("float32", "tile", [2, 32, 32], data, "x"), values)
+    # tile order: the first 16 values of a tile's first face are row 0's first 16
+    assert np.frombuffer(data[:64], np.float32).tolist() == values[0, 0, :16].tolist()
+    for call, says in ((lambda: _ditmk.tt_encode("bfloat4_b", "tile", [32, 32], values[0], "x"), "bfloat4_b"),
+                       (lambda: _ditmk.tt_encode("float32", "tile", [32, 64], values[0], "x"), "shape"),
+                       (lambda: _ditmk.tt_decode("float32", "tile", [32, 32], b"\0" * 10, "x"), "10 B")):
+        with pytest.raises(ValueError, match=says) as raised:
+            call()
+        assert "\n" not in str(raised.value)

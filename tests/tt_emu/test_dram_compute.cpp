@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "ditmk/core/dtype.hpp"
+#include "ditmk/core/error.hpp"
 #include "ditmk/tt/emu/dram.hpp"
 #include "ditmk/tt/formats.hpp"
 #include "small_program.hpp"
@@ -32,6 +33,24 @@ TEST(Dram, InterleavedAndShardedPlacement) {
   EXPECT_EQ(dram.read(shards), data);
   EXPECT_EQ(dram.buffer_at(4, shards.address, 3 * 4352), nullptr);  // bank 4 holds 2 shards
   EXPECT_EQ(dram.buffer_at(4, shards.address, 2 * 4352), &shards);
+}
+
+// A host that chose its own addresses (ttnn's allocator) gets them; buffers allocated afterwards
+// without one go above all of them, and a fixed address overlapping a buffer or misaligned is refused.
+TEST(Dram, FixedAddresses) {
+  Dram dram;
+  const DramBuffer& high = dram.allocate("high", DramLayout::interleaved, TileFormat::bf16, 16 * 2048, 2048, 0x10000);
+  const DramBuffer& low = dram.allocate("low", DramLayout::interleaved, TileFormat::bf16, 8 * 2048, 2048, 0x40);
+  EXPECT_EQ(high.address, 0x10000u);
+  EXPECT_EQ(low.address, 0x40u);
+  const DramBuffer& next = dram.allocate("next", DramLayout::interleaved, TileFormat::bf16, 2048, 2048);
+  EXPECT_EQ(next.address, 0x10000u + 2 * 2048);
+  const std::vector<std::byte> data = testing::random_bytes(3, 8 * 2048);
+  dram.write(low, data);
+  EXPECT_EQ(dram.read(low), data);
+  EXPECT_EQ(dram.buffer_at(0, 0x40, 2048), &low);
+  EXPECT_THROW(dram.allocate("over", DramLayout::interleaved, TileFormat::bf16, 2048, 2048, 0x10000 + 2048), Error);
+  EXPECT_THROW(dram.allocate("odd", DramLayout::interleaved, TileFormat::bf16, 2048, 2048, 0x20020), Error);
 }
 
 // A kernel reads an interleaved buffer page by page; the bytes land intact and each bank is

@@ -227,6 +227,10 @@ class Tensor:
     def volume(self):
         return self._shape.volume()
 
+    def _nbytes(self):
+        """Device bytes of the whole tensor."""
+        return _ditmk.tt_tensor_bytes(self._dtype.device_name, _layout_name(self._layout), list(self._shape))
+
     def cpu(self, blocking=True, cq_id=None):
         return Tensor(self._dtype, self._layout, self._shape, self._read("cpu"))
 
@@ -247,6 +251,12 @@ class Tensor:
     def __repr__(self):
         where = (f"{self._placement.memory} at {self._placement.address:#x}" if self._placement is not None else "host")
         return f"ttnn.Tensor(shape={list(self._shape)}, dtype={self._dtype.name}, layout={self._layout.name}, {where})"
+
+    def __getattr__(self, name):
+        # ttnn.Tensor's other members (reshape, pad, to_layout, ...) are operations ditmk does not run
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise AttributeError(f"ditmk.ttnn does not model ttnn.Tensor.{name}: a tensor here holds data for generic_op")
 
     # ---- for generic_op ----
     def _on_device(self, what):
@@ -272,7 +282,7 @@ class Tensor:
 
 
 _TORCH_TO_TTNN = {"torch.bfloat16": DataType.BFLOAT16, "torch.float32": DataType.FLOAT32,
-                  "torch.int32": DataType.INT32, "torch.uint8": DataType.UINT8, "torch.int16": DataType.UINT16}
+                  "torch.int32": DataType.INT32, "torch.uint8": DataType.UINT8, "torch.uint16": DataType.UINT16}
 _NUMPY_TO_TTNN = {np.dtype(np.float32): DataType.FLOAT32, np.dtype(np.int32): DataType.INT32,
                   np.dtype(np.uint32): DataType.UINT32, np.dtype(np.uint8): DataType.UINT8,
                   np.dtype(np.uint16): DataType.UINT16}

@@ -1,22 +1,21 @@
 """ttnn.TensorAccessorArgs: the compile-time (and common runtime) args a kernel's
-TensorAccessorArgs<offset>() reads to find a tensor's pages, in tt-metal 0.81.1's encoding."""
-from . import _device
+TensorAccessorArgs<offset>() reads to find a tensor's pages, in tt-metal 0.81.1's encoding
+(_accessor.py writes the words; this module says what a ditmk.ttnn tensor is in its terms)."""
+from . import _accessor
 from ._errors import not_modelled
 
-# tt-metal's tensor_accessor::ArgConfig bits (hostdevcommon/tensor_accessor/arg_config.hpp)
-SHARDED = 1 << 0
-IS_DRAM = 1 << 1
 
-
-def interleaved_compile_time_args(tensor):
-    """[args_config, aligned_page_size] of an interleaved tensor: args_config IsDram for DRAM, 0 for
-    L1; the page size rounded up to the buffer's alignment (DRAM 64 B, L1 16 B on Blackhole)."""
+def compile_time_args_of(tensor):
+    """The words TensorAccessorArgs(tensor) appends: interleaved [args_config, aligned page]; a
+    height-sharded tensor as the descriptor lays it out (a run of pages cut into shards, shard k on
+    the k-th of its cores in row-major order: rank 1, one bank per core)."""
     p = tensor._on_device("TensorAccessorArgs")
-    if p.memory == "dram_interleaved":
-        return [IS_DRAM, _device._align(p.page_size, _device.DRAM_ALIGNMENT)]
-    if p.memory == "l1_interleaved":
-        return [0, _device._align(p.page_size, _device.L1_ALIGNMENT)]
-    raise not_modelled("TensorAccessorArgs of a sharded tensor", "only interleaved tensors are encoded")
+    if p.memory != "l1_sharded":
+        return _accessor.compile_time_args(p.memory == "dram_interleaved", p.page_size)
+    pages = -(-tensor._nbytes() // p.page_size)
+    cores = sorted(p.cores.cores(), key=lambda c: (c.y, c.x))
+    shard = {"tensor_shape": [pages], "shard_shape": [p.shard_size // p.page_size], "cores": [(c.x, c.y) for c in cores]}
+    return _accessor.compile_time_args(False, p.page_size, shard)
 
 
 class TensorAccessorArgs:
@@ -28,8 +27,8 @@ class TensorAccessorArgs:
         self._tensor = tensor
 
     def get_compile_time_args(self):
-        return interleaved_compile_time_args(self._tensor)
+        return compile_time_args_of(self._tensor)
 
     def get_common_runtime_args(self):
-        interleaved_compile_time_args(self._tensor)  # refuses what is not modelled
+        compile_time_args_of(self._tensor)  # the same refusals
         return []
