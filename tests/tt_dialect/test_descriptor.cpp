@@ -542,11 +542,29 @@ TEST_F(Descriptor, BadDefinesAndArgNamesAreRefused) {
   expect_refused([](Json& j) { j["kernels"][0]["defines"]["NOC_INDEX"] = "1"; }, "kernels[0].defines.NOC_INDEX",
                  "tt-metal's JIT defines NOC_INDEX itself");
   expect_refused([](Json& j) { j["kernels"][0]["defines"]["2X"] = "1"; }, "kernels[0].defines[\"2X\"]",
-                 "\"2X\" is not a C identifier");
+                 "\"2X\" is not a macro name");
+  expect_refused([](Json& j) { j["kernels"][0]["defines"]["F(1)"] = ""; }, "kernels[0].defines[\"F(1)\"]",
+                 "\"F(1)\" is not a macro name");
+  expect_refused([](Json& j) { j["kernels"][0]["defines"]["F(a"] = ""; }, "kernels[0].defines[\"F(a\"]",
+                 "is not a macro name");
   expect_refused([](Json& j) { j["kernels"][0]["defines"]["X"] = "1\n#include <x>"; }, "kernels[0].defines.X",
                  "contains a control character");
   expect_refused([](Json& j) { j["kernels"][0]["named_compile_time_args"]["a\"b"] = 1; },
                  "kernels[0].named_compile_time_args[\"a\\\"b\"]", "is not a C identifier");
+}
+
+// A function-like macro, as ttnn's binary_ng factory defines PROCESS_LHS_ACTIVATIONS(i): its name and
+// parameter list reach the compiler's -D as written.
+TEST_F(Descriptor, FunctionLikeDefinesAreAccepted) {
+  Json j = valid_descriptor();
+  j["kernels"][0]["defines"]["PROCESS_LHS_ACTIVATIONS(i)"] = "";
+  j["kernels"][0]["defines"]["MIX(a, b)"] = "((a) + (b))";
+  const ProgramDescriptor p = read(j);
+  const auto& defines = p.kernels[0].defines;
+  EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, std::string>{"PROCESS_LHS_ACTIVATIONS(i)", ""}),
+            defines.end());
+  EXPECT_NE(std::find(defines.begin(), defines.end(), std::pair<std::string, std::string>{"MIX(a, b)", "((a) + (b))"}),
+            defines.end());
 }
 
 // ---- CBs ----

@@ -143,11 +143,11 @@ TEST_F(TtnnUnary, ExpChainMatchesExpOfTheInputs) {
 TEST_F(TtnnUnary, UnmodelledSfpuOpFaultsNamingIt) {
   ordered_json defines = exp_defines();
   defines.erase("SFPU_OP_EXP_INCLUDE");
-  defines["SFPU_OP_CHAIN_0_INIT_0"] = "sin_tile_init();";
-  defines["SFPU_OP_CHAIN_0_FUNC_0"] = "sin_tile(0);";
+  defines["SFPU_OP_CHAIN_0_INIT_0"] = "asin_tile_init();";
+  defines["SFPU_OP_CHAIN_0_FUNC_0"] = "asin_tile(0);";
   const UnaryRun r = run_unary(dir, unary_program(1, "dram_interleaved", defines));
   ASSERT_FALSE(r.run.report.clean());
-  EXPECT_NE(first_fault(r.run).find("not modelled: sin_tile_init"), std::string::npos) << first_fault(r.run);
+  EXPECT_NE(first_fault(r.run).find("not modelled: asin_tile_init"), std::string::npos) << first_fault(r.run);
 }
 
 }  // namespace

@@ -286,7 +286,7 @@ std::vector<std::pair<std::string, std::string>> read_defines(const Field& f, co
   std::vector<std::pair<std::string, std::string>> defines;
   const std::vector<std::string_view>& refused = refused_jit_defines();
   for (const auto& [name, value] : f.members()) {
-    value.identifier_key(name);
+    value.macro_key(name);
     if (std::find(refused.begin(), refused.end(), name) != refused.end())
       value.refuse("kernel {}: tt-metal's JIT defines {} itself (docs/tt-dialect.md, \"The JIT's environment\"); "
                    "a descriptor may not set it", in_quotes(kernel_source), name);

@@ -24,6 +24,25 @@ bool is_identifier(std::string_view text) {
          std::all_of(text.begin(), text.end(), [&](char c) { return letter(c) || digit(c); });
 }
 
+// A macro's name as -D takes it: an identifier, or a function-like macro's identifier and parameter
+// list ("F(a, b)"; ttnn's binary_ng factory defines PROCESS_LHS_ACTIVATIONS(i) and the like).
+bool is_macro_name(std::string_view text) {
+  const size_t open = text.find('(');
+  if (open == std::string_view::npos) return is_identifier(text);
+  if (!is_identifier(text.substr(0, open)) || text.back() != ')') return false;
+  std::string_view params = text.substr(open + 1, text.size() - open - 2);
+  if (params.find_first_not_of(' ') == std::string_view::npos) return true;  // F()
+  while (true) {
+    const size_t comma = params.find(',');
+    std::string_view param = params.substr(0, comma);
+    while (!param.empty() && param.front() == ' ') param.remove_prefix(1);
+    while (!param.empty() && param.back() == ' ') param.remove_suffix(1);
+    if (!is_identifier(param)) return false;
+    if (comma == std::string_view::npos) return true;
+    params.remove_prefix(comma + 1);
+  }
+}
+
 // Where the member `key` of the value at `path` lies: "a.key", or "a[\"odd key\"]" when the key is
 // not an identifier.
 std::string member_path(const std::string& path, const std::string& key) {
@@ -163,6 +182,11 @@ std::string Field::name() const {
 
 void Field::identifier_key(const std::string& key) const {
   if (!is_identifier(key)) refuse("{} is not a C identifier (letters, digits, _; not a digit first)", in_quotes(key));
+}
+
+void Field::macro_key(const std::string& key) const {
+  if (!is_macro_name(key))
+    refuse("{} is not a macro name (a C identifier, or one with a parameter list as in \"F(i)\")", in_quotes(key));
 }
 
 uint32_t Field::cb_id_key(const std::string& key) const {

@@ -57,6 +57,8 @@ class Field {
   std::string name() const;  // a non-empty string
   // This member's key `key` is a C identifier (it becomes a macro or a compile-time arg name).
   void identifier_key(const std::string& key) const;
+  // This member's key `key` names a macro: a C identifier, or a function-like macro's "F(a, b)".
+  void macro_key(const std::string& key) const;
   // The CB id this member's key names: "0" .. "63".
   uint32_t cb_id_key(const std::string& key) const;
 

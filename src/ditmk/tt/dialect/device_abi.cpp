@@ -87,6 +87,8 @@ const ditmk_device_abi& device_abi() {
       DITMK_ABI_ENTRY(noc_with_state),
       DITMK_ABI_ENTRY(unpack_tilize),
       DITMK_ABI_ENTRY(pack_untilize),
+      DITMK_ABI_ENTRY(sfpu_tile_param),
+      DITMK_ABI_ENTRY(unary_bcast_tile),
   };
   return table;
 }

@@ -6,6 +6,7 @@
 // built here on top of its calls, which keep making the checks and the timing records.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <string>
 
 #include "ditmk/tt/dialect/device_abi_parts.hpp"
@@ -13,6 +14,7 @@
 #include "ditmk/tt/emu/compute_api.hpp"
 #include "ditmk/tt/emu/dataflow_api.hpp"
 #include "ditmk/tt/emu/launch_state.hpp"
+#include "ditmk/tt/emu/sfpu_functions.hpp"
 #include "ditmk/tt/formats.hpp"
 
 namespace ditmk::tt::dialect::abi {
@@ -24,9 +26,14 @@ namespace {
 
 constexpr std::array<std::string_view, 3> kBinaryNames = {"add", "sub", "mul"};
 constexpr std::array<std::string_view, 4> kBroadcastNames = {"", "cols", "rows", "scalar"};
+constexpr std::array<std::string_view, 4> kBroadcastTypeNames = {"BroadcastType::NONE", "BroadcastType::COL",
+                                                                  "BroadcastType::ROW", "BroadcastType::SCALAR"};
 constexpr std::array<std::string_view, 3> kPoolNames = {"SUM", "AVG", "MAX"};
 constexpr std::array<std::string_view, 3> kDimNames = {"REDUCE_ROW", "REDUCE_COL", "REDUCE_SCALAR"};
-constexpr std::array<std::string_view, 6> kSfpuNames = {"exp", "recip", "sqrt", "rsqrt", "gelu", "silu"};
+// ditmk_sfpu_op's names, as tt-metal's `<name>_tile` calls spell them (the erf GELU is gelu_tile<false>).
+constexpr std::array<std::string_view, 23> kSfpuNames = {
+    "exp",  "recip", "sqrt", "rsqrt", "gelu", "silu", "sigmoid", "tanh", "log",        "abs",   "negative", "square",
+    "relu", "sin",   "cos",  "tan",   "gelu", "fill", "rpow",    "rdiv", "leaky_relu", "power", "typecast"};
 
 State& state() { return dialect_state(); }
 
@@ -71,6 +78,7 @@ std::string last_init() {
     case DITMK_INIT_COPY: return s.op_param0 ? "copy_tile_init (transposing)" : "copy_tile_init";
     case DITMK_INIT_TRANSPOSE: return "transpose_wh_init";
     case DITMK_INIT_TILIZE: return s.op_param1 ? "fast_tilize_init" : "tilize_init";
+    case DITMK_INIT_UNARY_BCAST: return fmt::format("unary_bcast_init<{}>", kBroadcastTypeNames[s.op_param0]);
   }
   return "none";
 }
@@ -152,6 +160,9 @@ void compute_init(uint32_t init, uint32_t param0, uint32_t param1) {
       }
       s.reduce_mask = true;
       [[fallthrough]];
+    case DITMK_INIT_UNARY_BCAST:
+      if (param0 >= kBroadcastTypeNames.size()) break;
+      [[fallthrough]];
     case DITMK_INIT_BINARY:
     case DITMK_INIT_MATMUL:
     case DITMK_INIT_COPY:
@@ -212,6 +223,22 @@ void copy_tile(uint32_t cb, uint32_t tile, uint32_t dst) {
 void transpose_wh_tile(uint32_t cb, uint32_t tile, uint32_t dst) {
   require_op(DITMK_INIT_TRANSPOSE, true, "transpose_wh_tile", "transpose_wh_init (or transpose_wh_init_short)");
   emu::transpose_wh_tile(cb, tile, dst);
+  mark_written(dst);
+}
+
+void unary_bcast_tile(uint32_t broadcast, uint32_t cb, uint32_t tile, uint32_t dst) {
+  if (broadcast >= kBroadcastTypeNames.size()) {
+    emu::raise(FaultKind::bad_call, "unary_bcast: broadcast {} is not one of device ABI {}", broadcast,
+               DITMK_DEVICE_ABI_VERSION);
+  }
+  const bool params_match = state().op_param0 == broadcast;
+  if (!op_ready(DITMK_INIT_UNARY_BCAST, params_match)) {
+    require_op(DITMK_INIT_UNARY_BCAST, params_match, fmt::format("unary_bcast<{}>", kBroadcastTypeNames[broadcast]),
+               fmt::format("unary_bcast_init<{}>", kBroadcastTypeNames[broadcast]));
+  }
+  static constexpr std::array<emu::Broadcast, 4> kBroadcast = {emu::Broadcast::none, emu::Broadcast::col,
+                                                               emu::Broadcast::row, emu::Broadcast::scalar};
+  emu::unary_bcast_tile(kBroadcast[broadcast], cb, tile, dst);
   mark_written(dst);
 }
 
@@ -292,7 +319,11 @@ void reduce_tile(uint32_t pool, uint32_t dim, uint32_t cb, uint32_t cb_scaler, u
   mark_written(dst);
 }
 
-void sfpu_tile(uint32_t op, uint32_t dst) {
+namespace {
+
+// An SFPU tile call runs after its own init: the SFPU's instruction tables and constants are the
+// ones the last init of that op loaded.
+void require_sfpu_init(uint32_t op) {
   if (op >= kSfpuNames.size()) {
     emu::raise(FaultKind::bad_call, "SFPU op {}: not one of device ABI {}", op, DITMK_DEVICE_ABI_VERSION);
   }
@@ -305,13 +336,71 @@ void sfpu_tile(uint32_t op, uint32_t dst) {
     emu::raise(FaultKind::bad_call, "{}: {}_tile_init has not run (the SFPU is not set up for it)", call,
                kSfpuNames[op]);
   }
+}
+
+// The ops from DITMK_SFPU_SIGMOID on, in ditmk_sfpu_op's order.
+constexpr std::array<emu::SfpuFunction, 17> kFunctions = {
+    emu::SfpuFunction::sigmoid,  emu::SfpuFunction::tanh,   emu::SfpuFunction::log,       emu::SfpuFunction::abs,
+    emu::SfpuFunction::negative, emu::SfpuFunction::square, emu::SfpuFunction::relu,      emu::SfpuFunction::sin,
+    emu::SfpuFunction::cos,      emu::SfpuFunction::tan,    emu::SfpuFunction::gelu_erf,  emu::SfpuFunction::fill,
+    emu::SfpuFunction::rpow,     emu::SfpuFunction::rdiv,   emu::SfpuFunction::leaky_relu, emu::SfpuFunction::power,
+    emu::SfpuFunction::round_bf16};
+static_assert(DITMK_SFPU_SIGMOID + kFunctions.size() == kSfpuNames.size());
+
+bool integer_format(uint32_t format) {
+  switch (format) {
+    case 8: case 9: case 14: case 24: case 30: return true;  // Int32, UInt16, Int8, UInt32, UInt8
+  }
+  return false;
+}
+
+// typecast_tile<in, out> inside DST: the emulator's DST holds fp32 values, so a cast between float
+// formats is the rounding the output format asks for (bf16: to nearest even; fp32 and the
+// block-float formats: none here, the packer rounds); integer values in DST are not modelled.
+void typecast(uint32_t dst, uint32_t formats) {
+  const uint32_t in = formats >> 8, out = formats & 0xFF;
+  if (integer_format(in) || integer_format(out)) {
+    emu::raise(FaultKind::bad_call,
+               "typecast_tile<{}, {}>: integer values in DST are not modelled (the emulator's DST holds fp32 values)",
+               in, out);
+  }
+  if (out == 5) {  // Float16_b
+    emu::sfpu_function_tile(emu::SfpuFunction::round_bf16, dst);
+  } else {
+    emu::sfpu_pass(dst, "typecast_tile", 0.0, [](float x) { return x; });
+  }
+}
+
+}  // namespace
+
+void sfpu_tile(uint32_t op, uint32_t dst) {
+  require_sfpu_init(op);
+  if (op >= DITMK_SFPU_FILL) {
+    emu::raise(FaultKind::bad_call, "{}_tile: called without its argument (device ABI {})", kSfpuNames[op],
+               DITMK_DEVICE_ABI_VERSION);
+  }
   switch (op) {
     case DITMK_SFPU_EXP: emu::exp_tile(dst); break;
     case DITMK_SFPU_RECIP: emu::recip_tile(dst); break;
     case DITMK_SFPU_SQRT: emu::sqrt_tile(dst); break;
     case DITMK_SFPU_RSQRT: emu::rsqrt_tile(dst); break;
     case DITMK_SFPU_GELU: emu::gelu_tile(dst); break;
-    default: emu::silu_tile(dst); break;
+    case DITMK_SFPU_SILU: emu::silu_tile(dst); break;
+    default: emu::sfpu_function_tile(kFunctions[op - DITMK_SFPU_SIGMOID], dst); break;
+  }
+  mark_written(dst);
+}
+
+void sfpu_tile_param(uint32_t op, uint32_t dst, uint32_t param) {
+  require_sfpu_init(op);
+  if (op < DITMK_SFPU_FILL) {
+    emu::raise(FaultKind::bad_call, "{}_tile takes no argument (device ABI {})", kSfpuNames[op],
+               DITMK_DEVICE_ABI_VERSION);
+  }
+  if (op == DITMK_SFPU_TYPECAST) {
+    typecast(dst, param);
+  } else {
+    emu::sfpu_function_tile(kFunctions[op - DITMK_SFPU_SIGMOID], dst, std::bit_cast<float>(param));
   }
   mark_written(dst);
 }

@@ -64,6 +64,8 @@ void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b
 void reduce_tile(uint32_t pool, uint32_t dim, uint32_t cb, uint32_t cb_scaler, uint32_t tile, uint32_t tile_scaler,
                  uint32_t dst);
 void sfpu_tile(uint32_t op, uint32_t dst);
+void sfpu_tile_param(uint32_t op, uint32_t dst, uint32_t param);
+void unary_bcast_tile(uint32_t broadcast, uint32_t cb, uint32_t tile, uint32_t dst);
 void pack_tile(uint32_t dst, uint32_t cb, uint32_t out_tile, uint32_t out_of_order);
 void unpack_tilize(uint32_t cb, uint32_t tile, uint32_t dst);
 void pack_untilize(uint32_t block_tiles, uint32_t full_tiles, uint32_t cb, uint32_t block_index, uint32_t tile_rows);

@@ -190,6 +190,23 @@ void transpose_wh_tile(uint32_t cb, uint32_t tile, uint32_t dst) {
   record_compute(tp().unpack_tile_cycles, false);
 }
 
+void unary_bcast_tile(Broadcast broadcast, uint32_t cb, uint32_t tile, uint32_t dst) {
+  constexpr std::string_view call = "unary_bcast";
+  ProcessorRuntime& p = trisc(call);
+  require_state(p, DstState::acquired, call, "acquired");
+  float* in = p.operand.data();
+  unpack(cb, tile, in, call);
+  float* out = dst_tile(p, dst, call);
+  for (int r = 0; r < kTile; ++r) {
+    for (int c = 0; c < kTile; ++c) {
+      const int br = broadcast == Broadcast::row || broadcast == Broadcast::scalar ? 0 : r;
+      const int bc = broadcast == Broadcast::col || broadcast == Broadcast::scalar ? 0 : c;
+      out[r * kTile + c] = in[br * kTile + bc];
+    }
+  }
+  record_compute(tp().unpack_tile_cycles, false);
+}
+
 void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst) {
   constexpr std::string_view call = "matmul_tiles";
   const TwoOperands t = unpack_two(cb_a, cb_b, tile_a, tile_b, dst, call);
@@ -266,6 +283,10 @@ void gelu_tile(uint32_t dst) {
     constexpr float kSqrt2OverPi = 0.7978845608028654f;
     return 0.5f * x * (1.0f + std::tanh(kSqrt2OverPi * (x + 0.044715f * x * x * x)));
   });
+}
+
+void sfpu_pass(uint32_t dst, std::string_view call, double cycles, const std::function<float(float)>& fn) {
+  unary(dst, call, cycles, fn);
 }
 
 void pack_tile(uint32_t dst, uint32_t id) {

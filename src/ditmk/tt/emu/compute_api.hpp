@@ -7,6 +7,8 @@
 // DST protocol as in tt-metal: tile_regs_acquire (DST zeroed) -> math -> tile_regs_commit ->
 // tile_regs_wait -> pack_tile ... -> tile_regs_release.
 #include <cstdint>
+#include <functional>
+#include <string_view>
 
 namespace ditmk::tt::emu {
 
@@ -32,6 +34,9 @@ void sub_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, u
 void mul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst,
                Broadcast broadcast = Broadcast::none);
 
+// DST[dst] = the tile broadcast on its own (unary_bcast): row, col or scalar as above; none copies.
+void unary_bcast_tile(Broadcast broadcast, uint32_t cb, uint32_t tile, uint32_t dst);
+
 // DST[dst] = reduction of the tile: row reduces each row into column 0, col each column into
 // row 0, scalar everything into (0,0); the other elements are 0.
 enum class ReduceFunc { sum, max };
@@ -45,6 +50,10 @@ void sqrt_tile(uint32_t dst);
 void rsqrt_tile(uint32_t dst);
 void gelu_tile(uint32_t dst);  // tanh approximation, as the DiT's feed-forward uses
 void silu_tile(uint32_t dst);
+
+// The SFPU's element-wise pass every SFPU function shares: TRISC only, DST acquired, `fn` applied
+// to each value of DST[dst] in place, timed as `cycles` (sfpu_functions.hpp names the functions).
+void sfpu_pass(uint32_t dst, std::string_view call, double cycles, const std::function<float(float)>& fn);
 
 // Packs DST[dst] into the next tile of cb's reservation.
 void pack_tile(uint32_t dst, uint32_t cb);

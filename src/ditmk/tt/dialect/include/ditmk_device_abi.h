@@ -77,7 +77,8 @@ enum ditmk_compute_init {
   /* version 6 */
   DITMK_INIT_TILIZE = 8,        /* the unpacker tilizes row-major data; param0: the rows' width in tiles,
                                    param1: 1 for the fast tilize (fp32 read as tf32) */
-  DITMK_INIT_PACK_UNTILIZE = 9  /* the packer's mode: param0 1 writes row-major rows, 0 whole tiles again */
+  DITMK_INIT_PACK_UNTILIZE = 9, /* the packer's mode: param0 1 writes row-major rows, 0 whole tiles again */
+  DITMK_INIT_UNARY_BCAST = 10   /* param0: ditmk_broadcast (version 6) */
 };
 
 enum ditmk_binary_op { DITMK_BINARY_ADD = 0, DITMK_BINARY_SUB = 1, DITMK_BINARY_MUL = 2 };
@@ -92,7 +93,26 @@ enum ditmk_sfpu_op {
   DITMK_SFPU_SQRT = 2,
   DITMK_SFPU_RSQRT = 3,
   DITMK_SFPU_GELU = 4,
-  DITMK_SFPU_SILU = 5
+  DITMK_SFPU_SILU = 5,
+  /* version 6: the element-wise family */
+  DITMK_SFPU_SIGMOID = 6,
+  DITMK_SFPU_TANH = 7,
+  DITMK_SFPU_LOG = 8,
+  DITMK_SFPU_ABS = 9,
+  DITMK_SFPU_NEGATIVE = 10,
+  DITMK_SFPU_SQUARE = 11,
+  DITMK_SFPU_RELU = 12,
+  DITMK_SFPU_SIN = 13,
+  DITMK_SFPU_COS = 14,
+  DITMK_SFPU_TAN = 15,
+  DITMK_SFPU_GELU_ERF = 16, /* gelu_tile<false>: the erf form */
+  /* the ops below take sfpu_tile_param's argument */
+  DITMK_SFPU_FILL = 17,       /* param: the value's fp32 bits */
+  DITMK_SFPU_RPOW = 18,       /* param: the base's fp32 bits; base ** x */
+  DITMK_SFPU_RDIV = 19,       /* param: the dividend's fp32 bits; value / x */
+  DITMK_SFPU_LEAKY_RELU = 20, /* param: the slope's fp32 bits */
+  DITMK_SFPU_POWER = 21,      /* param: the exponent's fp32 bits; x ** exponent */
+  DITMK_SFPU_TYPECAST = 22    /* param: (input DataFormat << 8) | output DataFormat */
 };
 
 /* A CB's interface as tt-metal's LocalCBInterface holds it (version 6): sizes in bytes and pages, and
@@ -207,6 +227,10 @@ typedef struct ditmk_device_abi {
   void (*unpack_tilize)(uint32_t cb, uint32_t tile, uint32_t dst);
   void (*pack_untilize)(uint32_t block_tiles, uint32_t full_tiles, uint32_t cb, uint32_t block_index,
                         uint32_t tile_rows);
+  /* SFPU ops with one 32-bit argument (version 6): ditmk_sfpu_op, from DITMK_SFPU_FILL on */
+  void (*sfpu_tile_param)(uint32_t op, uint32_t dst, uint32_t param);
+  /* DST[dst] = tile `tile` of cb broadcast (version 6): ditmk_broadcast */
+  void (*unary_bcast_tile)(uint32_t broadcast, uint32_t cb, uint32_t tile, uint32_t dst);
 } ditmk_device_abi;
 
 #endif /* DITMK_DEVICE_ABI_H */

@@ -37,4 +37,36 @@ FORCE_INLINE void sfpu(uint32_t op, uint32_t idst, VectorModeArg vector_mode, co
   abi->sfpu_tile(op, idst);
 }
 
+// An SFPU call with its 32-bit argument (a float's bits, or typecast's formats).
+FORCE_INLINE void sfpu_param(uint32_t op, uint32_t idst, uint32_t param, VectorModeArg vector_mode, const char* call) {
+  if (vector_mode.mode != uint32_t(ckernel::VectorMode::RC)) {
+    detail::fault(DITMK_FAULT_BAD_CALL,
+                  detail::Message() << call << ": vector_mode " << vector_mode.mode
+                                    << " (part of the tile) is not modelled; the emulator computes whole tiles (RC)");
+  }
+  abi->sfpu_tile_param(op, idst, param);
+}
+
+// A float argument as the bits the SFPU receives.
+FORCE_INLINE uint32_t float_bits(float value) { return __builtin_bit_cast(uint32_t, value); }
+
+// A template vector mode (sigmoid_tile<VectorMode::RC, ...>) as the run-time argument sfpu takes.
+template <auto mode>
+constexpr VectorModeArg vector_mode_of() {
+  return VectorModeArg(int(mode));
+}
+
 }  // namespace ditmk::compute
+
+// The SFPU calls of the element-wise family: a tt-metal call `name_tile_init<...>()` /
+// `name_tile<...>(idst)` whose template options (approximation modes, fp32 DST flags) do not change
+// the emulator's result, which is the exact function.
+#define DITMK_SFPU_UNARY(name, op)                                                               \
+  template <auto... options>                                                                     \
+  ALWI void name##_tile_init() {                                                                 \
+    ditmk::compute::init(DITMK_INIT_SFPU, op);                                                   \
+  }                                                                                              \
+  template <auto... options>                                                                     \
+  ALWI void name##_tile(uint32_t idst, ditmk::compute::VectorModeArg vector_mode = VectorMode::RC) { \
+    ditmk::compute::sfpu(op, idst, vector_mode, #name "_tile");                                  \
+  }

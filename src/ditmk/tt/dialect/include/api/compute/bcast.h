@@ -8,6 +8,26 @@
 
 namespace ckernel {
 
+// unary_bcast: DST[dst] = tile in_tile_index of icb broadcast on its own (ROW its first row down
+// every row, COL its first column across, SCALAR its element (0,0) everywhere); unary_bcast_init of
+// the same broadcast must be the last op init. unary_bcast_uninit restores the unpacker's default
+// configuration, which the emulator does not keep: no effect.
+template <BroadcastType bcast_type, auto... options>
+ALWI void unary_bcast_init(uint32_t icb) {
+  (void)icb;
+  ditmk::compute::init(DITMK_INIT_UNARY_BCAST, ditmk::compute::broadcast(bcast_type));
+}
+
+template <BroadcastType bcast_type, auto... options>
+ALWI void unary_bcast(uint32_t icb, uint32_t in_tile_index, uint32_t dst_tile_index) {
+  ditmk::abi->unary_bcast_tile(ditmk::compute::broadcast(bcast_type), icb, in_tile_index, dst_tile_index);
+}
+
+template <BroadcastType bcast_type>
+ALWI void unary_bcast_uninit(uint32_t icb) {
+  (void)icb;
+}
+
 template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim>
 ALWI void init_bcast(uint32_t icb0, uint32_t icb1, uint32_t ocb = 16) {
   (void)icb0, (void)icb1, (void)ocb;

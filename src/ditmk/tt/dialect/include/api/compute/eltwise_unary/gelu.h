@@ -1,19 +1,21 @@
 #pragma once
-// GELU, in place on DST[idst], in fp32: the tanh approximation whichever mode the template options
-// of tt-metal's versions ask for. gelu_tile_init must have run before the first gelu_tile.
+// GELU, in place on DST[idst], in fp32. gelu_tile_init must have run before the first gelu_tile,
+// with the same fast_and_approx. fast_and_approx (tt-metal's default) computes the tanh form, which
+// the chip approximates; false computes the erf form x * Phi(x), which the chip evaluates with a
+// polynomial. The other template options do not change the result.
 #include "api/compute/common.h"
 #include "ditmk/compute.h"
 
 namespace ckernel {
 
-template <auto... options>
+template <bool fast_and_approx = true, auto... options>
 ALWI void gelu_tile_init() {
-  ditmk::compute::init(DITMK_INIT_SFPU, DITMK_SFPU_GELU);
+  ditmk::compute::init(DITMK_INIT_SFPU, fast_and_approx ? DITMK_SFPU_GELU : DITMK_SFPU_GELU_ERF);
 }
 
-template <auto... options>
+template <bool fast_and_approx = true, auto... options>
 ALWI void gelu_tile(uint32_t idst, ditmk::compute::VectorModeArg vector_mode = VectorMode::RC) {
-  ditmk::compute::sfpu(DITMK_SFPU_GELU, idst, vector_mode, "gelu_tile");
+  ditmk::compute::sfpu(fast_and_approx ? DITMK_SFPU_GELU : DITMK_SFPU_GELU_ERF, idst, vector_mode, "gelu_tile");
 }
 
 }  // namespace ckernel

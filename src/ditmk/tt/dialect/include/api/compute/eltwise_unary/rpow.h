@@ -1,13 +1,16 @@
 #pragma once
-// base ** x for a scalar base, declared so kernels that name them compile; the emulator does not
-// model them yet: each call faults naming itself (ditmk/not_modelled.h).
+// rpow: base ** x for every value x of DST[idst], in place, in fp32; base_val holds the base's fp32
+// bits.
 #include "api/compute/common.h"
-#include "ditmk/not_modelled.h"
+#include "ditmk/compute.h"
 
 namespace ckernel {
 
-ALWI void rpow_tile_init() { ditmk::detail::not_modelled("rpow_tile_init"); }
-template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
-ALWI void rpow_tile(uint32_t idst, uint32_t base_val, VectorMode vector_mode = VectorMode::RC) { ditmk::detail::not_modelled("rpow_tile"); }
+ALWI void rpow_tile_init() { ditmk::compute::init(DITMK_INIT_SFPU, DITMK_SFPU_RPOW); }
+
+template <auto... options>
+ALWI void rpow_tile(uint32_t idst, uint32_t base_val, ditmk::compute::VectorModeArg vector_mode = VectorMode::RC) {
+  ditmk::compute::sfpu_param(DITMK_SFPU_RPOW, idst, base_val, vector_mode, "rpow_tile");
+}
 
 }  // namespace ckernel

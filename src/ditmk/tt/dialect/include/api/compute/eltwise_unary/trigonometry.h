@@ -1,22 +1,16 @@
 #pragma once
-// Trigonometric and hyperbolic SFPU ops, declared as 0.81.1 declares them so kernels that name them
-// compile; the emulator does not model them yet: each call faults naming itself (ditmk/not_modelled.h).
+// sin, cos and tan of DST[idst], in place, in fp32 (radians). The inverse and hyperbolic functions
+// 0.81.1 declares beside them are declared so kernels that name them compile; the emulator does not
+// model them: each call faults naming itself (ditmk/not_modelled.h).
 #include "api/compute/common.h"
+#include "ditmk/compute.h"
 #include "ditmk/not_modelled.h"
 
 namespace ckernel {
 
-ALWI void sin_tile_init() { ditmk::detail::not_modelled("sin_tile_init"); }
-template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
-ALWI void sin_tile(uint32_t idst) { ditmk::detail::not_modelled("sin_tile"); }
-
-ALWI void cos_tile_init() { ditmk::detail::not_modelled("cos_tile_init"); }
-template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
-ALWI void cos_tile(uint32_t idst) { ditmk::detail::not_modelled("cos_tile"); }
-
-ALWI void tan_tile_init() { ditmk::detail::not_modelled("tan_tile_init"); }
-template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
-ALWI void tan_tile(uint32_t idst) { ditmk::detail::not_modelled("tan_tile"); }
+DITMK_SFPU_UNARY(sin, DITMK_SFPU_SIN)
+DITMK_SFPU_UNARY(cos, DITMK_SFPU_COS)
+DITMK_SFPU_UNARY(tan, DITMK_SFPU_TAN)
 
 template <bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void asin_tile_init() { ditmk::detail::not_modelled("asin_tile_init"); }
