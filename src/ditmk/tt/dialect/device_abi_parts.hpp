@@ -62,5 +62,6 @@ void reduce_tile(uint32_t pool, uint32_t dim, uint32_t cb, uint32_t cb_scaler, u
                  uint32_t dst);
 void sfpu_tile(uint32_t op, uint32_t dst);
 void pack_tile(uint32_t dst, uint32_t cb, uint32_t out_tile, uint32_t out_of_order);
+void binary_reuse_dest_tile(uint32_t op, uint32_t reuse, uint32_t cb, uint32_t tile, uint32_t dst);
 
 }  // namespace ditmk::tt::dialect::abi

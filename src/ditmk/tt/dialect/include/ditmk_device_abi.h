@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#define DITMK_DEVICE_ABI_VERSION 5
+#define DITMK_DEVICE_ABI_VERSION 6
 
 /* Faults a device header raises itself (a call the emulator cannot model, a bad argument). */
 enum ditmk_fault_kind { DITMK_FAULT_BAD_CALL = 0, DITMK_FAULT_MISSING_ARG = 1, DITMK_FAULT_OUT_OF_BOUNDS = 2 };
@@ -73,10 +73,14 @@ enum ditmk_compute_init {
   DITMK_INIT_REDUCE_UNINIT = 4, /* the packer's reduce edge mask cleared */
   DITMK_INIT_COPY = 5,          /* param0: transpose while copying */
   DITMK_INIT_TRANSPOSE = 6,     /* transpose_wh */
-  DITMK_INIT_SFPU = 7           /* param0: ditmk_sfpu_op */
+  DITMK_INIT_SFPU = 7,          /* param0: ditmk_sfpu_op */
+  DITMK_INIT_BINARY_REUSE_DEST = 8 /* param0: ditmk_binary_op, param1: ditmk_reuse_dest (version 6) */
 };
 
 enum ditmk_binary_op { DITMK_BINARY_ADD = 0, DITMK_BINARY_SUB = 1, DITMK_BINARY_MUL = 2 };
+/* tt-metal's EltwiseBinaryReuseDestType values: which source register a dest-reuse binary loads
+ * DST's tile into (the CB's tile goes into the other) */
+enum ditmk_reuse_dest { DITMK_REUSE_DEST_TO_SRCA = 1, DITMK_REUSE_DEST_TO_SRCB = 2 };
 /* tt-metal's BroadcastType values */
 enum ditmk_broadcast { DITMK_BCAST_NONE = 0, DITMK_BCAST_COL = 1, DITMK_BCAST_ROW = 2, DITMK_BCAST_SCALAR = 3 };
 /* tt-metal's PoolType and ReduceDim values */
@@ -173,6 +177,10 @@ typedef struct ditmk_device_abi {
   /* L1 banks (version 5): the NoC address of `bank_address` in L1 bank `bank` (one bank per worker
    * core, numbered as tt-metal's allocator numbers them) */
   uint64_t (*l1_bank_noc_addr)(uint32_t bank, uint32_t bank_address);
+
+  /* compute (version 6): DST[dst] = DST[dst] op tile (DEST_TO_SRCA) or tile op DST[dst]
+   * (DEST_TO_SRCB), the tile counted from cb's front */
+  void (*binary_reuse_dest_tile)(uint32_t op, uint32_t reuse, uint32_t cb, uint32_t tile, uint32_t dst);
 } ditmk_device_abi;
 
 #endif /* DITMK_DEVICE_ABI_H */
