@@ -15,6 +15,7 @@
 #include "ditmk/model/synthetic.hpp"
 #include "ditmk/serve/service.hpp"
 #include "ditmk/wire/message.hpp"
+#include "tt_binding.hpp"
 
 namespace py = pybind11;
 
@@ -223,6 +224,7 @@ PYBIND11_MODULE(_ditmk, m) {
       PyErr_SetString(PyExc_ValueError, e.what());
     }
   });
+  ditmk::python::bind_tt(m);
   py::class_<Head>(m, "Head")
       .def(py::init([](const std::string& checkpoint, const std::string& version, const std::string& backend,
                        const std::string& dtype, int threads, const std::string& isa, bool mask_padding,

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "ditmk/core/error.hpp"
@@ -253,6 +254,50 @@ TEST_F(Descriptor, L1LayoutGivesACbOneAddressOnAllItsCores) {
   const L1Layout layout = l1_layout(read(json));
   EXPECT_EQ(layout.cb_addresses[3], kL1CbBase + 4096 + 8192);
   EXPECT_EQ(layout.cb_addresses[4], kL1CbBase + 4096 + 8192 + 128);  // 100 B rounded up to 32 B
+}
+
+// Tensors the host placed itself (ttnn's buffer_address()) keep their addresses; the others go
+// below them.
+TEST_F(Descriptor, FixedAddressesAreKept) {
+  Json json = valid_descriptor();
+  json["tensors"][0]["address"] = 0x4000;
+  json["tensors"][2]["address"] = kL1Bytes - 8192;
+  json["tensors"].push_back({{"name", "y"}, {"memory", "l1_interleaved"}, {"layout", "tile"}, {"data_format", "bfloat16"},
+                             {"shape", {32, 32}}});
+  const ProgramDescriptor program = read(json);
+  EXPECT_EQ(program.tensors[0].address, std::optional<uint32_t>(0x4000));
+  EXPECT_EQ(program.tensors[1].address, std::nullopt);
+  const L1Layout layout = l1_layout(program);
+  EXPECT_EQ(layout.shard_addresses.at("x"), kL1Bytes - 8192);
+  EXPECT_EQ(layout.cb_addresses[2], kL1Bytes - 8192);  // the CB x backs lies on its shard
+  EXPECT_EQ(layout.interleaved_addresses.at("y"), kL1Bytes - 8192 - 2048);  // below the fixed one
+}
+
+TEST_F(Descriptor, BadAddressesAreRefused) {
+  expect_refused([](Json& j) { j["tensors"][0]["address"] = 100; }, "tensors[0].address", "0x64 is not 64 B aligned");
+  expect_refused([](Json& j) { j["tensors"][0]["address"] = 0; }, "tensors[0].address", "lies in the first 64 B");
+  expect_refused([](Json& j) { j["tensors"][0]["address"] = 0xffffffc0u; }, "tensors[0].address",
+                 "passes the 32-bit bank address space");
+  expect_refused([](Json& j) { j["tensors"][0]["address"] = -64; }, "tensors[0].address", "");
+  expect_refused([](Json& j) { j["tensors"][2]["address"] = kL1Bytes - 4088; }, "tensors[2].address",
+                 "is not 16 B aligned");
+  expect_refused([](Json& j) { j["tensors"][2]["address"] = kL1CbBase - 16; }, "tensors[2].address",
+                 "is outside usable L1");
+  expect_refused([](Json& j) { j["tensors"][2]["address"] = kL1Bytes - 2048; }, "tensors[2].address",
+                 "is outside usable L1");
+  // a takes 2048 B in each bank (8 pages of 2048 B, one a bank)
+  expect_refused([](Json& j) {
+    j["tensors"][0]["address"] = 64;
+    j["tensors"][1]["address"] = 64 + 1024;
+  }, "tensors[1].address", "[0x440, 0x1440) overlaps tensors[0] (\"a\") at [0x40, 0x840) in the DRAM banks");
+  expect_refused([](Json& j) {
+    j["tensors"][2]["address"] = kL1Bytes - 4096;
+    j["tensors"].push_back({{"name", "y"}, {"memory", "l1_interleaved"}, {"layout", "tile"},
+                            {"data_format", "bfloat16"}, {"shape", {32, 32}}, {"address", kL1Bytes - 2048}});
+  }, "tensors[4].address", "overlaps tensors[2] ('x')");
+  // x on cores (0,0)..(3,0), where the CBs reach offset kL1CbBase + 12 KiB
+  expect_refused([](Json& j) { j["tensors"][2]["address"] = kL1CbBase + 4096; }, "cbs[1].total_size",
+                 "held by L1 tensors");
 }
 
 TEST_F(Descriptor, PlainJsonKeepsNameOrder) {

@@ -210,21 +210,14 @@ void run_descriptor_program(const EmulateArgs& args) {
   options.watchdog_seconds = args.watchdog;
   options.strict = args.strict;
   const dialect::DescriptorRun run = dialect::run_descriptor(program, options);
-  nlohmann::json report = emu::to_json(run.report);
-  report["program"] = program.name;
-  report["compile"] = {{"compiled", run.compile.compiled}, {"cache_hits", run.compile.cache_hits},
-                       {"compile_seconds", run.compile.compile_seconds}, {"load_seconds", run.compile.load_seconds}};
-  report["run_seconds"] = run.run_seconds;
+  const nlohmann::json report = dialect::run_report(program, run);
   for (const std::string& warning : run.report.warnings) fmt::print(stderr, "warning: {}\n", warning);
   if (!run.report.clean()) {
     write_report(args.report, report);
     for (const emu::Fault& fault : run.report.faults) fmt::print("fault: {}\n", emu::to_string(fault));
     fail("emulate: program '{}' ({}) faulted", program.name, args.descriptor);
   }
-  if (run.report.timing) {
-    report["timing"] = {{"predicted_us", run.report.timing->seconds(run.report.timing->end) * 1e6}};
-    if (!args.trace.empty()) io::write_file_atomic(args.trace, trace_json(*run.report.timing));
-  }
+  if (run.report.timing && !args.trace.empty()) io::write_file_atomic(args.trace, trace_json(*run.report.timing));
   write_report(args.report, report);
   std::set<emu::CoreCoord> cores;
   for (const dialect::KernelDescriptor& k : program.kernels) {

@@ -92,6 +92,33 @@ std::string read_npy_path(const Field& f) {
   return path;
 }
 
+// The bytes a DRAM-interleaved tensor spans in bank 0, the bank holding the most of its pages.
+uint64_t dram_bank_bytes(const TensorDescriptor& t) {
+  const uint64_t pages = t.bytes() / t.page_size;
+  const uint64_t stride = (uint64_t(t.page_size) + emu::kDramAlignment - 1) / emu::kDramAlignment * emu::kDramAlignment;
+  return (pages + emu::kNumDramBanks - 1) / emu::kNumDramBanks * stride;
+}
+
+// A fixed address: aligned and inside its memory; overlaps are checked once every tensor is read.
+void read_address(const Field& f, TensorDescriptor& t) {
+  const uint32_t address = f.u32();
+  if (t.memory == TensorMemory::dram_interleaved) {
+    if (address % emu::kDramAlignment != 0) f.refuse("{:#x} is not {} B aligned (DRAM)", address, emu::kDramAlignment);
+    if (address < emu::kDramAlignment)
+      f.refuse("{:#x} lies in the first {} B of DRAM, which stay unused (address 0 means no tensor)", address,
+               emu::kDramAlignment);
+    if (address + dram_bank_bytes(t) > (uint64_t(1) << 32))
+      f.refuse("{:#x} + the {} B the tensor spans in a bank passes the 32-bit bank address space", address,
+               dram_bank_bytes(t));
+  } else {
+    if (address % kL1PageAlignment != 0) f.refuse("{:#x} is not {} B aligned (L1)", address, kL1PageAlignment);
+    const uint64_t bytes = t.memory == TensorMemory::l1_sharded ? t.shard_size : l1_bank_bytes(t.bytes(), t.page_size);
+    if (address < kL1CbBase || address + bytes > kL1Bytes)
+      f.refuse("[{:#x}, {:#x}) is outside usable L1 [{:#x}, {:#x})", address, address + bytes, kL1CbBase, kL1Bytes);
+  }
+  t.address = address;
+}
+
 void read_shards(const Field& f, TensorDescriptor& t) {
   if (t.memory != TensorMemory::l1_sharded) {
     for (const char* key : {"cores", "shard_size"})
@@ -112,7 +139,7 @@ void read_shards(const Field& f, TensorDescriptor& t) {
 
 TensorDescriptor read_tensor(const Field& f) {
   f.object({"name", "memory", "layout", "data_format", "shape", "page_size", "cores", "shard_size", "input",
-            "output"});
+            "output", "address"});
   TensorDescriptor t;
   t.name = f.at("name").name();
   t.memory = f.at("memory").choice<TensorMemory>({{"dram_interleaved", TensorMemory::dram_interleaved},
@@ -144,6 +171,7 @@ TensorDescriptor read_tensor(const Field& f) {
                          l1_bank_bytes(bytes, t.page_size), emu::kNumL1Banks, kL1UsableBytes);
   if (const auto input = f.find("input")) t.input = read_npy_path(*input);
   if (const auto output = f.find("output")) t.output = read_npy_path(*output);
+  if (const auto address = f.find("address")) read_address(*address, t);
   return t;
 }
 
@@ -157,6 +185,14 @@ std::vector<TensorDescriptor> read_tensors(const Field& f) {
         items[i].at("name").refuse("{} is also the name of tensors[{}]", in_quotes(tensors[i].name), j);
       if (!tensors[i].output.empty() && tensors[j].output == tensors[i].output)
         items[i].at("output").refuse("{} is also the output of tensors[{}]", in_quotes(tensors[i].output), j);
+      const TensorDescriptor& a = tensors[j];
+      const TensorDescriptor& b = tensors[i];
+      if (a.address && b.address && a.memory == TensorMemory::dram_interleaved &&
+          b.memory == TensorMemory::dram_interleaved && *a.address < *b.address + dram_bank_bytes(b) &&
+          *b.address < *a.address + dram_bank_bytes(a))
+        items[i].at("address").refuse("[{:#x}, {:#x}) overlaps tensors[{}] ({}) at [{:#x}, {:#x}) in the DRAM banks",
+                                      *b.address, *b.address + dram_bank_bytes(b), j, in_quotes(a.name), *a.address,
+                                      *a.address + dram_bank_bytes(a));
     }
   }
   return tensors;

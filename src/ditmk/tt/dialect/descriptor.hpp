@@ -132,6 +132,11 @@ struct TensorDescriptor {
   // descriptor's folder), so one descriptor runs on several data folders.
   std::string input;
   std::string output;
+  // Where the host placed it (ttnn's tensor.buffer_address()), or none: the runner places it. DRAM
+  // interleaved: the bank-local address, 64 B aligned, above the first 64 B (address 0 means "no
+  // tensor"); L1: the address on every core it lies on, 16 B aligned, inside usable L1. Fixed
+  // tensors overlap no other tensor and lie above the program's CBs.
+  std::optional<uint32_t> address;
   uint64_t bytes() const;        // device bytes of the whole tensor in its format and layout
 };
 

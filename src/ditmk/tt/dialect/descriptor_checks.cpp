@@ -97,24 +97,49 @@ L1Layout place_l1(const ProgramDescriptor& program) {
   top.fill(kL1Bytes);
   next.fill(kL1CbBase);
   const CoreRangeSet every_core = {{{0, 0}, {emu::kGridX - 1, emu::kGridY - 1}}};
-  for (size_t t = 0; t < program.tensors.size(); ++t) {
-    const TensorDescriptor& tensor = program.tensors[t];
-    if (tensor.memory == TensorMemory::dram_interleaved) continue;
-    const bool sharded = tensor.memory == TensorMemory::l1_sharded;
-    // an interleaved tensor has a bank on every worker core
-    const std::vector<emu::CoreCoord> cores = cores_of(sharded ? tensor.cores : every_core);
-    const uint64_t bytes = sharded ? tensor.shard_size : l1_bank_bytes(tensor.bytes(), tensor.page_size);
-    const uint64_t size = align_up(bytes, kL1CbAlign);
-    const emu::CoreCoord fullest = *std::min_element(cores.begin(), cores.end(), [&](emu::CoreCoord a, emu::CoreCoord b) {
-      return top[emu::core_index(a)] < top[emu::core_index(b)];
-    });
-    const uint64_t bottom = top[emu::core_index(fullest)];
-    if (bottom < kL1CbBase + size)
-      fail_at(program.file, fmt::format("tensors[{}].{}", t, sharded ? "shard_size" : "shape"),
-              fmt::format("the L1 tensors on core {} need {} B, more than the {} B of usable L1 (1427 KiB)",
-                          emu::core_name(fullest), kL1Bytes - bottom + size, kL1UsableBytes));
-    for (const emu::CoreCoord core : cores) top[emu::core_index(core)] = bottom - size;
-    (sharded ? layout.shard_addresses : layout.interleaved_addresses)[tensor.name] = uint32_t(bottom - size);
+  struct Region {
+    uint64_t begin, end;
+    size_t tensor;
+  };
+  std::vector<std::vector<Region>> fixed(emu::kNumCores);  // the fixed-address tensors on each core
+  // Tensors with a fixed address first (so the others go below all of them), then the rest in
+  // descriptor order.
+  for (const bool fixed_pass : {true, false}) {
+    for (size_t t = 0; t < program.tensors.size(); ++t) {
+      const TensorDescriptor& tensor = program.tensors[t];
+      if (tensor.memory == TensorMemory::dram_interleaved || tensor.address.has_value() != fixed_pass) continue;
+      const bool sharded = tensor.memory == TensorMemory::l1_sharded;
+      // an interleaved tensor has a bank on every worker core
+      const std::vector<emu::CoreCoord> cores = cores_of(sharded ? tensor.cores : every_core);
+      const uint64_t bytes = sharded ? tensor.shard_size : l1_bank_bytes(tensor.bytes(), tensor.page_size);
+      auto& addresses = sharded ? layout.shard_addresses : layout.interleaved_addresses;
+      if (fixed_pass) {
+        const Region region{*tensor.address, *tensor.address + bytes, t};
+        for (const emu::CoreCoord core : cores) {
+          for (const Region& other : fixed[emu::core_index(core)])
+            if (region.begin < other.end && other.begin < region.end)
+              fail_at(program.file, fmt::format("tensors[{}].address", t),
+                      fmt::format("[{:#x}, {:#x}) overlaps tensors[{}] ('{}') at [{:#x}, {:#x}) on core {}", region.begin,
+                                  region.end, other.tensor, program.tensors[other.tensor].name, other.begin, other.end,
+                                  emu::core_name(core)));
+          fixed[emu::core_index(core)].push_back(region);
+          top[emu::core_index(core)] = std::min(top[emu::core_index(core)], region.begin);
+        }
+        addresses[tensor.name] = *tensor.address;
+        continue;
+      }
+      const uint64_t size = align_up(bytes, kL1CbAlign);
+      const emu::CoreCoord fullest = *std::min_element(cores.begin(), cores.end(), [&](emu::CoreCoord a, emu::CoreCoord b) {
+        return top[emu::core_index(a)] < top[emu::core_index(b)];
+      });
+      const uint64_t bottom = top[emu::core_index(fullest)] / kL1CbAlign * kL1CbAlign;
+      if (bottom < kL1CbBase + size)
+        fail_at(program.file, fmt::format("tensors[{}].{}", t, sharded ? "shard_size" : "shape"),
+                fmt::format("the L1 tensors on core {} need {} B, more than the {} B of usable L1 (1427 KiB)",
+                            emu::core_name(fullest), kL1Bytes - bottom + size, kL1UsableBytes));
+      for (const emu::CoreCoord core : cores) top[emu::core_index(core)] = bottom - size;
+      addresses[tensor.name] = uint32_t(bottom - size);
+    }
   }
   for (size_t c = 0; c < program.cbs.size(); ++c) {
     const CBDescriptor& cb = program.cbs[c];

@@ -6,21 +6,15 @@ namespace ditmk::tt::dialect {
 
 namespace {
 
-// ditmk's TensorAccessorArgs encoding (one word): bit 0 the tensor is in DRAM, bit 1 it is sharded
-// (neither: L1-interleaved), bits 8..31 its page size as its banks lay pages out (so
-// TensorAccessor(args, address) needs no page size), 0 when too large.
-uint32_t accessor_word(const TensorDescriptor& t) {
-  const uint32_t where = t.memory == TensorMemory::dram_interleaved ? 1u
-                         : t.memory == TensorMemory::l1_sharded     ? 2u
-                                                                    : 0u;
-  const uint32_t page = t.memory == TensorMemory::l1_interleaved ? l1_page_stride(t.page_size) : t.page_size;
-  return page < (1u << 24) ? where | page << 8 : where;
-}
-
 std::vector<uint32_t> compile_args(const ProgramDescriptor& program, const KernelDescriptor& k) {
   std::vector<uint32_t> out;
   for (const CompileTimeArg& arg : k.compile_time_args) {
-    out.push_back(arg.tensor_accessor_args.empty() ? arg.value : accessor_word(*program.tensor(arg.tensor_accessor_args)));
+    if (arg.tensor_accessor_args.empty()) {
+      out.push_back(arg.value);
+      continue;
+    }
+    const std::vector<uint32_t> words = tensor_accessor_args(*program.tensor(arg.tensor_accessor_args));
+    out.insert(out.end(), words.begin(), words.end());
   }
   return out;
 }
@@ -67,6 +61,39 @@ KernelBuild build_of(const ProgramDescriptor& program, const KernelDescriptor& k
 }
 
 }  // namespace
+
+// tt-metal's ArgConfig bits (hostdevcommon/tensor_accessor/arg_config.hpp).
+constexpr uint32_t kAccessorSharded = 1u << 0;
+constexpr uint32_t kAccessorIsDram = 1u << 1;
+constexpr uint32_t kDramPageAlignment = 64;  // Blackhole's DRAM_ALIGNMENT, the DRAM banks' page stride
+
+// Everything compile-time, as TensorAccessorArgs(buffer) gives it by default. A sharded tensor is, as
+// ditmk lays it out, a run of pages cut into shards of shard_size bytes, shard k on the k-th of its
+// cores: rank 1, the tensor's and a shard's page counts, one bank per core in that order.
+std::vector<uint32_t> tensor_accessor_args(const TensorDescriptor& t) {
+  switch (t.memory) {
+    case TensorMemory::dram_interleaved:
+      return {kAccessorIsDram, (t.page_size + kDramPageAlignment - 1) / kDramPageAlignment * kDramPageAlignment};
+    case TensorMemory::l1_interleaved: return {0, l1_page_stride(t.page_size)};
+    case TensorMemory::l1_sharded: break;
+  }
+  require(t.page_size % kL1PageAlignment == 0,
+          "tensor '{}': TensorAccessorArgs of a sharded tensor need a page_size that is a multiple of {} B (its "
+          "shards hold pages back to back; tt-metal strides them by the aligned page), not {}",
+          t.name, kL1PageAlignment, t.page_size);
+  const std::vector<emu::CoreCoord> cores = cores_of(t.cores);
+  std::vector<uint32_t> words = {kAccessorSharded,
+                                 t.page_size,
+                                 1,
+                                 uint32_t(cores.size()),
+                                 uint32_t((t.bytes() + t.page_size - 1) / t.page_size),
+                                 t.shard_size / t.page_size};
+  for (std::size_t bank = 0; bank < cores.size(); bank += 2) {
+    auto packed = [&](std::size_t i) { return i < cores.size() ? (cores[i].x << 8 | cores[i].y) : 0u; };
+    words.push_back(packed(bank) | packed(bank + 1) << 16);
+  }
+  return words;
+}
 
 Program program_of(const ProgramDescriptor& d, const L1Layout& layout, const std::map<std::string, uint32_t>& addresses) {
   Program program = CreateProgram();

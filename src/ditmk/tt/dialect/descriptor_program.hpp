@@ -6,12 +6,17 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "ditmk/tt/dialect/descriptor.hpp"
 #include "ditmk/tt/dialect/descriptor_checks.hpp"
 #include "ditmk/tt/dialect/host_api.hpp"
 
 namespace ditmk::tt::dialect {
+
+// The compile-time args {"tensor_accessor_args": name} expands to: tt-metal's TensorAccessorArgs
+// encoding of the tensor (api/tensor/tensor_accessor_args.h describes the words).
+std::vector<uint32_t> tensor_accessor_args(const TensorDescriptor& tensor);
 
 // `addresses`: every tensor an arg takes the address of (a DRAM buffer's base, an L1 shard's
 // address); a missing one is an error naming it.

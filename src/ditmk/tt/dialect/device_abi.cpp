@@ -82,6 +82,7 @@ const ditmk_device_abi& device_abi() {
       DITMK_ABI_ENTRY(sfpu_tile),
       DITMK_ABI_ENTRY(pack_tile),
       DITMK_ABI_ENTRY(l1_bank_noc_addr),
+      DITMK_ABI_ENTRY(get_cb_interface),
       DITMK_ABI_ENTRY(binary_reuse_dest_tile),
   };
   return table;

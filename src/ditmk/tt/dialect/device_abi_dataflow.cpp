@@ -100,6 +100,18 @@ uint32_t get_read_ptr(uint32_t cb) { return emu::kernel_l1_address(emu::get_read
 
 uint32_t get_tile_size(uint32_t id) { return emu::cb_tile_bytes(*running_cb(id, "get_tile_size").config); }
 
+// The CB's sizes and where its pointers stand, as LocalCBInterface holds them.
+void get_cb_interface(uint32_t id, ditmk_cb_interface* out) {
+  const emu::CbRuntime& cb = running_cb(id, "get_local_cb_interface");
+  const emu::CbConfig& config = *cb.config;
+  out->fifo_size = config.total_bytes;
+  out->fifo_limit = emu::kernel_l1_address(config.address + config.total_bytes);
+  out->fifo_page_size = config.page_bytes;
+  out->fifo_num_pages = cb.pages;
+  out->fifo_rd_ptr = emu::kernel_l1_address(emu::get_read_ptr(id));
+  out->fifo_wr_ptr = emu::kernel_l1_address(emu::get_write_ptr(id));
+}
+
 // tt-metal's DataFormat values of the emulator's tile formats.
 uint32_t get_dataformat(uint32_t id) {
   const emu::CbConfig& config = *running_cb(id, "get_dataformat").config;

@@ -39,6 +39,7 @@ uint64_t noc_multicast_addr(uint32_t x_start, uint32_t y_start, uint32_t x_end, 
                             uint32_t noc);
 uint64_t dram_noc_addr(uint32_t bank, uint32_t bank_address);
 uint64_t l1_bank_noc_addr(uint32_t bank, uint32_t bank_address);
+void get_cb_interface(uint32_t cb, ditmk_cb_interface* out);
 void noc_async_read(uint64_t src_noc_addr, uint32_t dst_l1, uint32_t size);
 void noc_async_write(uint32_t src_l1, uint64_t dst_noc_addr, uint32_t size);
 void noc_async_write_multicast(uint32_t src_l1, uint64_t dst_mcast_addr, uint32_t size, uint32_t num_dests,

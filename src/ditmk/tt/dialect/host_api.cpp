@@ -187,7 +187,7 @@ HostDevice::HostDevice(std::filesystem::path kernel_cache) : compiler_(std::move
 std::shared_ptr<Buffer> HostDevice::create_buffer(const InterleavedBufferConfig& config) {
   require(config.page_size > 0 && config.size > 0, "CreateBuffer {}: size and page size must be positive", config.name);
   return std::make_shared<Buffer>(
-      device_.allocate_interleaved(config.name, tile_format_of(config.format), config.size, config.page_size));
+      device_.allocate_interleaved(config.name, tile_format_of(config.format), config.size, config.page_size, config.address));
 }
 
 void HostDevice::load(const Program& program) {

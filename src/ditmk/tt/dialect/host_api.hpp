@@ -47,6 +47,9 @@ struct InterleavedBufferConfig {
   uint32_t page_size = 0;
   DataFormat format = DataFormat::float16_b;  // what the timing model streams it as
   std::string name = "buffer";
+  // The bank-local address the host chose (64 B aligned, clear of every other buffer); none: the
+  // next free one.
+  std::optional<uint32_t> address;
 };
 
 // A tensor in L1 (tt-metal's BufferType::L1) at an address the caller's layout chose (l1_layout

@@ -271,8 +271,8 @@ Device::Device() : chip_(std::make_unique<ChipState>()) {
 Device::~Device() = default;
 
 const DramBuffer& Device::allocate_interleaved(std::string name, TileFormat format, uint64_t size,
-                                               uint32_t page_bytes) {
-  return chip_->dram.allocate(std::move(name), DramLayout::interleaved, format, size, page_bytes);
+                                               uint32_t page_bytes, std::optional<uint32_t> address) {
+  return chip_->dram.allocate(std::move(name), DramLayout::interleaved, format, size, page_bytes, address);
 }
 
 const DramBuffer& Device::allocate_sharded(std::string name, TileFormat format, uint64_t size,

@@ -37,8 +37,9 @@ class Device {
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
 
+  // At the next free address, or at `address` (Dram::allocate).
   const DramBuffer& allocate_interleaved(std::string name, TileFormat format, uint64_t size,
-                                         uint32_t page_bytes);
+                                         uint32_t page_bytes, std::optional<uint32_t> address = std::nullopt);
   const DramBuffer& allocate_sharded(std::string name, TileFormat format, uint64_t size,
                                      uint32_t shard_bytes);
   void write_buffer(const DramBuffer& buffer, std::span<const std::byte> bytes);

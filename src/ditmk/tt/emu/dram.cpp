@@ -23,7 +23,7 @@ std::pair<uint32_t, uint32_t> DramBuffer::locate(uint64_t offset) const {
 }
 
 const DramBuffer& Dram::allocate(std::string name, DramLayout layout, TileFormat format,
-                                 uint64_t size, uint32_t unit_bytes) {
+                                 uint64_t size, uint32_t unit_bytes, std::optional<uint32_t> address) {
   require(size > 0 && unit_bytes > 0 && size % unit_bytes == 0,
           "DRAM buffer '{}': size {} is not a positive multiple of its {} unit of {} B", name, size,
           layout == DramLayout::interleaved ? "page" : "shard", unit_bytes);
@@ -31,18 +31,30 @@ const DramBuffer& Dram::allocate(std::string name, DramLayout layout, TileFormat
   buffer.name = std::move(name);
   buffer.layout = layout;
   buffer.format = format;
-  buffer.address = next_address_;
+  buffer.address = address.value_or(next_address_);
   buffer.size = size;
   buffer.unit_bytes = unit_bytes;
   buffer.unit_stride = uint32_t(align_up(unit_bytes, kDramAlignment));
   buffer.units = uint32_t(size / unit_bytes);
-  const uint64_t end = align_up(buffer.address + buffer.bytes_in_bank(0), kDramAlignment);
+  const uint64_t end = align_up(uint64_t(buffer.address) + buffer.bytes_in_bank(0), kDramAlignment);
   require(end < (1ull << 32), "DRAM buffer '{}' does not fit the 32-bit bank address space",
           buffer.name);
-  next_address_ = uint32_t(end);
-  for (uint32_t bank = 0; bank < kNumDramBanks; ++bank) {
-    banks_[bank].resize(next_address_);
-    written_[bank].grow(next_address_);
+  if (address) {
+    require(*address % kDramAlignment == 0, "DRAM buffer '{}': address {:#x} is not {} B aligned", buffer.name,
+            *address, kDramAlignment);
+    // bank 0 holds the most units of any buffer, so its span bounds every bank's
+    for (const DramBuffer& other : buffers_) {
+      require(end <= other.address || buffer.address >= other.address + other.bytes_in_bank(0),
+              "DRAM buffer '{}' at {:#x} overlaps DRAM buffer '{}' at {:#x}", buffer.name, buffer.address, other.name,
+              other.address);
+    }
+  }
+  if (end > next_address_) {
+    next_address_ = uint32_t(end);
+    for (uint32_t bank = 0; bank < kNumDramBanks; ++bank) {
+      banks_[bank].resize(next_address_);
+      written_[bank].grow(next_address_);
+    }
   }
   buffers_.push_back(std::move(buffer));
   return buffers_.back();

@@ -39,8 +39,11 @@ struct DramBuffer {
 
 class Dram {
  public:
+  // At the next free address, or at `address` (a host that chose its own addresses, as ttnn's
+  // allocator does): 64 B aligned and overlapping no other buffer in any bank. Buffers allocated
+  // afterwards without an address go above every buffer placed so far.
   const DramBuffer& allocate(std::string name, DramLayout layout, TileFormat format, uint64_t size,
-                             uint32_t unit_bytes);
+                             uint32_t unit_bytes, std::optional<uint32_t> address = std::nullopt);
   void write(const DramBuffer& buffer, std::span<const std::byte> bytes);
   std::vector<std::byte> read(const DramBuffer& buffer) const;
 

@@ -95,6 +95,18 @@ enum ditmk_sfpu_op {
   DITMK_SFPU_SILU = 5
 };
 
+/* A CB's interface as tt-metal's LocalCBInterface holds it (version 6): sizes in bytes and pages, and
+ * the window addresses of the ring's end and of the pages the consumer reads and the producer fills
+ * next. */
+typedef struct ditmk_cb_interface {
+  uint32_t fifo_size;
+  uint32_t fifo_limit;
+  uint32_t fifo_page_size;
+  uint32_t fifo_num_pages;
+  uint32_t fifo_rd_ptr;
+  uint32_t fifo_wr_ptr;
+} ditmk_cb_interface;
+
 /* DST register steps: tile_regs_* and the older acquire_dst/release_dst pair. */
 enum ditmk_dst_step {
   DITMK_DST_ACQUIRE = 0,
@@ -177,6 +189,9 @@ typedef struct ditmk_device_abi {
   /* L1 banks (version 5): the NoC address of `bank_address` in L1 bank `bank` (one bank per worker
    * core, numbered as tt-metal's allocator numbers them) */
   uint64_t (*l1_bank_noc_addr)(uint32_t bank, uint32_t bank_address);
+
+  /* CB interfaces (version 6): what get_local_cb_interface(cb) reads */
+  void (*get_cb_interface)(uint32_t cb, ditmk_cb_interface* out);
 
   /* compute (version 6): DST[dst] = DST[dst] op tile (DEST_TO_SRCA) or tile op DST[dst]
    * (DEST_TO_SRCB), the tile counted from cb's front */

@@ -34,3 +34,23 @@ FORCE_INLINE bool cb_pages_available_at_front(int32_t operand, int32_t num_pages
 // Window addresses of the page the producer fills next and the page the consumer reads next.
 FORCE_INLINE uint32_t get_write_ptr(uint32_t operand) { return ditmk::abi->get_write_ptr(operand); }
 FORCE_INLINE uint32_t get_read_ptr(uint32_t operand) { return ditmk::abi->get_read_ptr(operand); }
+
+// tt-metal's per-CB bookkeeping, as kernels read it through get_local_cb_interface(cb): sizes in
+// bytes and pages, and the window addresses of the ring's end and of its read and write pages. The
+// emulator owns the CB's state, so a kernel gets a snapshot taken at the call: it may read the
+// fields (fifo_page_size for the bytes of one page, say) but not move the CB by writing them.
+struct LocalCBInterface {
+  uint32_t fifo_size;
+  uint32_t fifo_limit;
+  uint32_t fifo_page_size;
+  uint32_t fifo_num_pages;
+  uint32_t fifo_rd_ptr;
+  uint32_t fifo_wr_ptr;
+};
+
+FORCE_INLINE LocalCBInterface get_local_cb_interface(uint32_t cb_id) {
+  ditmk_cb_interface cb;
+  ditmk::abi->get_cb_interface(cb_id, &cb);
+  return LocalCBInterface{cb.fifo_size,      cb.fifo_limit,  cb.fifo_page_size,
+                          cb.fifo_num_pages, cb.fifo_rd_ptr, cb.fifo_wr_ptr};
+}

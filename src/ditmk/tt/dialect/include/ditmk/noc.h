@@ -56,6 +56,14 @@ struct CoreCoordinate {
 inline constexpr ditmk::detail::CoreCoordinate my_x{false};
 inline constexpr ditmk::detail::CoreCoordinate my_y{true};
 
+namespace ditmk::detail {
+// A NoC address's high word names its endpoint, the low word is the address there: a local address
+// names the running core.
+FORCE_INLINE bool noc_addr_is_local(uint64_t noc_addr, uint8_t noc) {
+  return (noc_addr >> 32) == (abi->noc_addr(my_x[noc], my_y[noc], 0) >> 32);
+}
+}  // namespace ditmk::detail
+
 inline uint8_t get_absolute_logical_x() { return my_x[noc_index]; }
 inline uint8_t get_absolute_logical_y() { return my_y[noc_index]; }
 inline uint8_t get_relative_logical_x() { return my_x[noc_index]; }

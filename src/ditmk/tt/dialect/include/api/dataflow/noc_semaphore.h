@@ -1,0 +1,3 @@
+#pragma once
+// tt-metal keeps this name for the Semaphore class, which api/semaphore.h defines.
+#include "api/semaphore.h"

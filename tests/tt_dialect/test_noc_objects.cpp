@@ -1,0 +1,151 @@
+// tt-metal's object-style dataflow API on the emulator (tests/tt_dialect/noc_kernels): Noc transfers
+// between every kind of endpoint, the sharded TensorAccessor's page mapping against the layout the
+// descriptor gives an L1-sharded tensor, Semaphore's local and NoC calls, and the faults of what is
+// not modelled.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "ditmk/core/error.hpp"
+#include "ditmk/tt/dialect/descriptor_program.hpp"
+#include "tt_dialect/descriptor_in_dir.hpp"
+
+namespace ditmk::testing {
+namespace {
+
+using nlohmann::ordered_json;
+
+std::string noc_kernel(const std::string& name) {
+  return (std::filesystem::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/noc_kernels" / name).string();
+}
+
+ordered_json cores(uint32_t x0, uint32_t x1) { return ordered_json::array({{{"start", {x0, 0}}, {"end", {x1, 0}}}}); }
+
+ordered_json cb0(uint32_t page) {
+  return {{"total_size", 2 * page},
+          {"core_ranges", cores(0, 0)},
+          {"format_descriptors", {{{"buffer_index", 0}, {"data_format", "bfloat16"}, {"page_size", page}}}}};
+}
+
+// [64, 128] bfloat16 in tiles: 8 pages of 2048 B; values bfloat16 holds exactly (multiples of 1/64 in [-2, 2)).
+Tensor eight_tiles() {
+  Tensor t(DType::F32, {64, 128});
+  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = float(int64_t(i * 37 % 256) - 128) / 64.0f;
+  return t;
+}
+
+ordered_json tile_tensor(const std::string& name, const std::string& memory) {
+  return {{"name", name}, {"memory", memory}, {"layout", "tile"}, {"data_format", "bfloat16"},
+          {"shape", {64, 128}}, {"page_size", 2048}};
+}
+
+TEST(NocObjects, EveryEndpointCopiesThePagesItNames) {
+  TempDir dir;
+  ordered_json src = tile_tensor("src", "dram_interleaved");
+  src["input"] = "src.npy";
+  ordered_json dst = tile_tensor("dst", "dram_interleaved");
+  dst["output"] = "dst.npy";
+  ordered_json shard = tile_tensor("shard", "l1_sharded");
+  shard["cores"] = cores(1, 2);
+  shard["shard_size"] = 4 * 2048;
+  shard["output"] = "shard.npy";
+  const ordered_json program = {
+      {"tensors", {src, dst, shard}},
+      {"kernels",
+       {{{"kernel_source", noc_kernel("endpoints_copy.cpp")},
+         {"core_ranges", cores(0, 0)},
+         {"config", {{"type", "reader"}}},
+         {"compile_time_args",
+          {{{"tensor_accessor_args", "src"}}, {{"tensor_accessor_args", "dst"}}, {{"tensor_accessor_args", "shard"}}}},
+         {"runtime_args",
+          {{{"core", {0, 0}},
+            {"args", {{{"address_of", "src"}}, {{"address_of", "dst"}}, {{"address_of", "shard"}}, 8, 4}}}}}}}},
+      {"cbs", {cb0(2048)}}};
+  const Tensor in = eight_tiles();
+  const tt::dialect::DescriptorRun run = run_in(dir, program, "src.npy", in);
+  ASSERT_TRUE(run.report.clean()) << first_fault(run);
+  for (const char* output : {"dst.npy", "shard.npy"}) {
+    const Tensor out = io::read_npy(dir / output);
+    ASSERT_EQ(out.nbytes(), in.nbytes()) << output;
+    EXPECT_EQ(std::memcmp(out.bytes(), in.bytes(), in.nbytes()), 0) << output;
+  }
+}
+
+TEST(NocObjects, SemaphoresPassValuesBetweenCores) {
+  TempDir dir;
+  ordered_json runtime_args = ordered_json::array();
+  for (uint32_t x = 0; x < 3; ++x) runtime_args.push_back({{"core", {x, 0}}, {"args", {x == 0 ? 1 : 0}}});
+  const ordered_json program = {
+      {"tensors", {tile_tensor("unused", "dram_interleaved")}},
+      {"kernels",
+       {{{"kernel_source", noc_kernel("semaphore_rounds.cpp")},
+         {"core_ranges", cores(0, 2)},
+         {"config", {{"type", "reader"}}},
+         {"runtime_args", runtime_args}}}},
+      {"semaphores",
+       {{{"id", 0}, {"core_ranges", cores(0, 2)}, {"initial_value", 0}},
+        {{"id", 1}, {"core_ranges", cores(0, 2)}, {"initial_value", 0}}}}};
+  const tt::dialect::DescriptorRun run = run_in(dir, program, "unused.npy", Tensor(DType::F32, {1}));
+  EXPECT_TRUE(run.report.clean()) << first_fault(run);
+}
+
+class NocUnmodelled : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(NocUnmodelled, FaultsNamingTheCall) {
+  TempDir dir;
+  const ordered_json program = {
+      {"tensors", {tile_tensor("unused", "dram_interleaved")}},
+      {"kernels",
+       {{{"kernel_source", noc_kernel("unmodelled_calls.cpp")},
+         {"core_ranges", cores(0, 0)},
+         {"config", {{"type", "reader"}}},
+         {"defines", {{GetParam().first, "1"}}}}}},
+      {"cbs", {cb0(2048)}}};
+  const tt::dialect::DescriptorRun run = run_in(dir, program, "unused.npy", Tensor(DType::F32, {1}));
+  ASSERT_FALSE(run.report.clean());
+  EXPECT_NE(first_fault(run).find(GetParam().second), std::string::npos) << first_fault(run);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Calls, NocUnmodelled,
+    ::testing::Values(std::pair<std::string, std::string>{"INLINE_DW_WRITE", "not modelled: Noc::inline_dw_write"},
+                      std::pair<std::string, std::string>{"READ_WITH_STATE_FIRST",
+                                                          "Noc::async_read_with_state before its set_async_*_state"},
+                      std::pair<std::string, std::string>{"WRITE_ZEROS", "not modelled: Noc::async_write_zeros"}),
+    [](const auto& info) { return info.param.first; });
+
+// The descriptor's expansion, word by word (api/tensor/tensor_accessor_args.h's layout).
+TEST(TensorAccessorArgsEncoding, InterleavedCarryTheAlignedPage) {
+  tt::dialect::TensorDescriptor t;
+  t.name = "t";
+  t.page_size = 100;
+  t.memory = tt::dialect::TensorMemory::dram_interleaved;
+  EXPECT_EQ(tt::dialect::tensor_accessor_args(t), (std::vector<uint32_t>{2, 128}));
+  t.memory = tt::dialect::TensorMemory::l1_interleaved;
+  EXPECT_EQ(tt::dialect::tensor_accessor_args(t), (std::vector<uint32_t>{0, 112}));
+}
+
+TEST(TensorAccessorArgsEncoding, ShardedCarryShapesAndBankCoordinates) {
+  tt::dialect::TensorDescriptor t;
+  t.name = "t";
+  t.memory = tt::dialect::TensorMemory::l1_sharded;
+  t.layout = tt::dialect::TensorLayout::tile;
+  t.shape = {96, 32};  // 3 tiles
+  t.page_size = 2048;
+  t.shard_size = 2048;
+  t.cores = {tt::dialect::CoreRange{{4, 5}, {6, 5}}};
+  const uint32_t bank0 = 4 << 8 | 5, bank1 = 5 << 8 | 5, bank2 = 6 << 8 | 5;
+  EXPECT_EQ(tt::dialect::tensor_accessor_args(t),
+            (std::vector<uint32_t>{1, 2048, 1, 3, 3, 1, bank0 | bank1 << 16, bank2}));
+  t.page_size = 1000;
+  t.shard_size = 3000;
+  try {
+    tt::dialect::tensor_accessor_args(t);
+    ADD_FAILURE() << "a sharded page of 1000 B was encoded";
+  } catch (const ditmk::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("tensor 't'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ditmk::testing
