@@ -145,6 +145,14 @@ TEST(JitEnvironment, KernelArgsHeaderIsTheGeneratedArgsNamespace) {
   EXPECT_NE(bare.find("get_arg_val<uint32_t>(0 + idx)"), std::string::npos) << bare;
 }
 
+TEST(JitEnvironment, KernelBindingsHeaderIsTheDataflowBufferIdsSortedByName) {
+  EXPECT_EQ(kernel_bindings_header_text({}), "");
+  const std::string text = kernel_bindings_header_text({{"out0", 16}, {"in0", 0}});
+  EXPECT_NE(text.find("namespace dfb {\nconstexpr uint16_t in0 = 0;\nconstexpr uint16_t out0 = 16;\n}"),
+            std::string::npos)
+      << text;
+}
+
 TEST(JitEnvironment, ComputeConfigIsTheGeneratedDescriptorsConstants) {
   EXPECT_EQ(compute_descriptors_text({.processor = emu::Processor::ncrisc}), "");
   const std::string text = compute_descriptors_text({.processor = emu::Processor::trisc,

@@ -374,7 +374,7 @@ void check_named_arg_words(const Field& f, const KernelDescriptor& k) {
 
 KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
   f.object({"kernel_source", "core_ranges", "config", "compile_time_args", "named_compile_time_args", "defines",
-            "runtime_args", "common_runtime_args", "runtime_arguments_schema"});
+            "runtime_args", "common_runtime_args", "runtime_arguments_schema", "dataflow_buffer_bindings"});
   KernelDescriptor k;
   k.kernel_source = f.at("kernel_source").text();
   k.source_path = read_source(f.at("kernel_source"), program);
@@ -397,6 +397,14 @@ KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
   if (const auto schema = f.find("runtime_arguments_schema")) {
     k.runtime_arguments_schema = read_runtime_arguments_schema(*schema, k);
     check_named_arg_words(f, k);
+  }
+  if (const auto bindings = f.find("dataflow_buffer_bindings")) {
+    if (!k.runtime_arguments_schema)
+      bindings->refuse("dfb:: names are Metal 2.0's; the kernel needs a runtime_arguments_schema too");
+    for (const auto& [name, id] : bindings->members()) {
+      id.identifier_key(name);
+      k.dataflow_buffer_bindings.emplace_back(name, id.u32_below(emu::kMaxCbId));
+    }
   }
   return k;
 }

@@ -87,6 +87,8 @@ struct KernelDescriptor {
   // Present for a Metal 2.0 kernel (one a ProgramSpec creates in tt-metal): the names of its leading
   // runtime args, which it reads as get_arg(args::<name>), as do its named_compile_time_args.
   std::optional<RuntimeArgsSchema> runtime_arguments_schema;
+  // Metal 2.0 only: the dataflow buffers it names, dfb::<name> -> CB id, in descriptor order.
+  std::vector<std::pair<std::string, uint32_t>> dataflow_buffer_bindings;
 };
 
 struct CBFormatDescriptor {

@@ -92,6 +92,11 @@ Json kernel_json(const KernelDescriptor& k) {
                                        {"named_common_runtime_args",
                                         k.runtime_arguments_schema->named_common_runtime_args}};
   }
+  if (!k.dataflow_buffer_bindings.empty()) {
+    Json bindings = Json::object();
+    for (const auto& [name, id] : k.dataflow_buffer_bindings) bindings[name] = id;
+    out["dataflow_buffer_bindings"] = bindings;
+  }
   return out;
 }
 

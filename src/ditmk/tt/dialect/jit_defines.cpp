@@ -159,6 +159,17 @@ std::string kernel_args_header_text(const RuntimeArgsSchema& schema,
   return text;
 }
 
+std::string kernel_bindings_header_text(const std::vector<std::pair<std::string, uint32_t>>& dataflow_buffers) {
+  if (dataflow_buffers.empty()) return "";
+  std::vector<std::pair<std::string, uint32_t>> sorted = dataflow_buffers;
+  std::sort(sorted.begin(), sorted.end());
+  std::string text = "// kernel_bindings_generated.h as tt-metal's JIT generates it (its dataflow buffers)\n"
+                     "#include \"api/dataflow/dataflow_buffer.h\"\n"
+                     "namespace dfb {\n";
+  for (const auto& [name, id] : sorted) text += fmt::format("constexpr uint16_t {} = {};\n", name, id);
+  return text + "}  // namespace dfb\n";
+}
+
 const std::vector<WithheldDefine>& jit_defines_not_given() {
   static const std::vector<WithheldDefine> withheld = {
       {"PROCESSOR_INDEX", "the HAL's index of one RISC; the emulated TRISC stands for three"},

@@ -78,6 +78,12 @@ struct RuntimeArgsSchema {
 std::string kernel_args_header_text(const RuntimeArgsSchema& schema,
                                     const std::vector<std::pair<std::string, uint32_t>>& named_args);
 
+// The dataflow-buffer half of what the JIT generates as kernel_bindings_generated.h for a Metal 2.0
+// kernel: `dfb::<name>`, the logical id (the CB index on Blackhole) of each dataflow buffer the
+// kernel is bound to, sorted by name, which kernels pass to DataflowBuffer(...) and the compute
+// calls. Empty when there are none.
+std::string kernel_bindings_header_text(const std::vector<std::pair<std::string, uint32_t>>& dataflow_buffers);
+
 // Defines the JIT owns: every name it gives (for any target), the ones it would give that ditmk does
 // not (jit_defines_not_given) and the ones it writes into generated headers. A descriptor's
 // `defines` may not set one.

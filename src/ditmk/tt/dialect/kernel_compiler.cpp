@@ -113,7 +113,10 @@ std::string wrapper_text(const KernelBuild& build) {
   text += compute_descriptors_text(jit_target(build));
   text += "#include \"ditmk_kernel_prelude.h\"\n";
   if (build.processor != emu::Processor::trisc) text += "#include \"api/dataflow/dataflow_api.h\"\n";
-  if (build.runtime_arguments_schema) text += kernel_args_header_text(*build.runtime_arguments_schema, build.named_args);
+  if (build.runtime_arguments_schema) {
+    text += kernel_bindings_header_text(build.dataflow_buffer_bindings);
+    text += kernel_args_header_text(*build.runtime_arguments_schema, build.named_args);
+  }
   text += fmt::format("#include \"{}\"\n", fs::absolute(build.source).string());
   text += "#include \"ditmk_kernel_entry.h\"\n";
   return text;
