@@ -22,9 +22,10 @@ METAL2 = ("0.81.1 creates these kernels through its ProgramSpec host API (Metal 
           "(ditmk.ttnn's generic_op, like 0.81.1's) cannot carry; ditmk's descriptor gives args:: and "
           "dfb:: (runtime_arguments_schema, dataflow_buffer_bindings) but ditmk.ttnn has no fields for "
           "them and tensor:: (api/tensor/tensor_binding_token.h) is not modelled")
-KERNEL_LIB = ("the compute kernel's ttnn/cpp/ttnn/kernel_lib helpers (reduce_helpers_compute.inl, "
-              "eltwise chain) include SFPU headers ditmk does not provide, first "
-              "api/compute/add_int_sfpu.h")
+KERNEL_LIB = ("the reader and writer include ttnn/kernel/dataflow/moreh_common.hpp, which includes the "
+              "hardware layer's noc/noc_parameters.h (not provided by ditmk); the compute kernel's "
+              "ttnn/cpp/ttnn/kernel_lib helpers (reduce_helpers_compute.inl, eltwise chain) include SFPU "
+              "headers ditmk does not provide, first api/compute/add_int_sfpu.h")
 
 
 def dram(device, values):
