@@ -121,6 +121,38 @@ TEST(JitEnvironment, NamedArgsAreTheGeneratedHeadersMapSortedByName) {
   EXPECT_NE(text.find("#define KERNEL_COMPILE_TIME_ARG_MAP {\"alpha\",1},{\"zeta\",3}\n"), std::string::npos) << text;
 }
 
+// Metal 2.0's kernel_args_generated.h: runtime args at 4-byte steps in schema order, common ones
+// likewise, compile-time ones by value sorted by name, and varargs counted past the named words.
+TEST(JitEnvironment, KernelArgsHeaderIsTheGeneratedArgsNamespace) {
+  const std::string text =
+      kernel_args_header_text({.named_runtime_args = {"rows", "start"}, .named_common_runtime_args = {"scale"}},
+                              {{"zeta", 3}, {"alpha", 1}});
+  const std::string expected =
+      "#include \"experimental/kernel_args.h\"\n"
+      "namespace args {\n"
+      "constexpr experimental::RtaArg<uint32_t> rows{0};\n"
+      "constexpr experimental::RtaArg<uint32_t> start{4};\n"
+      "constexpr experimental::CrtaArg<uint32_t> scale{0};\n"
+      "constexpr experimental::CtaVal<uint32_t> alpha{1u};\n"
+      "constexpr experimental::CtaVal<uint32_t> zeta{3u};\n"
+      "}  // namespace args\n"
+      "FORCE_INLINE uint32_t get_vararg(uint32_t idx) { return get_arg_val<uint32_t>(2 + idx); }\n"
+      "FORCE_INLINE uint32_t get_common_vararg(uint32_t idx) { return get_common_arg_val<uint32_t>(1 + idx); }\n";
+  EXPECT_NE(text.find(expected), std::string::npos) << text;
+  // no named args at all: no namespace, the vararg readers from word 0
+  const std::string bare = kernel_args_header_text({}, {});
+  EXPECT_EQ(bare.find("namespace args"), std::string::npos) << bare;
+  EXPECT_NE(bare.find("get_arg_val<uint32_t>(0 + idx)"), std::string::npos) << bare;
+}
+
+TEST(JitEnvironment, KernelBindingsHeaderIsTheDataflowBufferIdsSortedByName) {
+  EXPECT_EQ(kernel_bindings_header_text({}), "");
+  const std::string text = kernel_bindings_header_text({{"out0", 16}, {"in0", 0}});
+  EXPECT_NE(text.find("namespace dfb {\nconstexpr uint16_t in0 = 0;\nconstexpr uint16_t out0 = 16;\n}"),
+            std::string::npos)
+      << text;
+}
+
 TEST(JitEnvironment, ComputeConfigIsTheGeneratedDescriptorsConstants) {
   EXPECT_EQ(compute_descriptors_text({.processor = emu::Processor::ncrisc}), "");
   const std::string text = compute_descriptors_text({.processor = emu::Processor::trisc,

@@ -5,6 +5,7 @@
 #include <bitset>
 #include <initializer_list>
 #include <limits>
+#include <set>
 #include <system_error>
 #include <utility>
 
@@ -333,9 +334,47 @@ std::vector<CoreArgs> read_runtime_args(const Field& f, const KernelDescriptor& 
   return cores;
 }
 
+// A Metal 2.0 kernel's argument names: identifiers, each once among them and the named compile-time
+// args (all become args::<name>), and no more than the words every core (and the common args) give.
+RuntimeArgsSchema read_runtime_arguments_schema(const Field& f, const KernelDescriptor& k) {
+  f.object({"named_runtime_args", "named_common_runtime_args"});
+  RuntimeArgsSchema schema;
+  std::set<std::string> seen;
+  for (const auto& [name, value] : k.named_compile_time_args) seen.insert(name);
+  auto names = [&](std::string_view key, std::vector<std::string>& out) {
+    const auto list = f.find(key);
+    if (!list) return;
+    for (const Field& item : list->items()) {
+      const std::string name = item.name();
+      item.identifier_key(name);
+      if (!seen.insert(name).second)
+        item.refuse("{} is named twice among the kernel's named args (runtime, common and compile-time all become "
+                    "args::{})", in_quotes(name), name);
+      out.push_back(name);
+    }
+  };
+  names("named_runtime_args", schema.named_runtime_args);
+  names("named_common_runtime_args", schema.named_common_runtime_args);
+  return schema;
+}
+
+void check_named_arg_words(const Field& f, const KernelDescriptor& k) {
+  const RuntimeArgsSchema& schema = *k.runtime_arguments_schema;
+  const std::vector<Field> cores = f.find("runtime_args") ? f.at("runtime_args").items() : std::vector<Field>{};
+  for (size_t i = 0; i < k.runtime_args.size(); ++i)
+    if (k.runtime_args[i].args.size() < schema.named_runtime_args.size())
+      cores[i].at("args").refuse("{} words, fewer than the {} named_runtime_args of runtime_arguments_schema",
+                                 k.runtime_args[i].args.size(), schema.named_runtime_args.size());
+  if (k.common_runtime_args.size() < schema.named_common_runtime_args.size()) {
+    const Field at = f.find("common_runtime_args") ? f.at("common_runtime_args") : f.at("runtime_arguments_schema");
+    at.refuse("{} common words, fewer than the {} named_common_runtime_args of runtime_arguments_schema",
+              k.common_runtime_args.size(), schema.named_common_runtime_args.size());
+  }
+}
+
 KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
   f.object({"kernel_source", "core_ranges", "config", "compile_time_args", "named_compile_time_args", "defines",
-            "runtime_args", "common_runtime_args"});
+            "runtime_args", "common_runtime_args", "runtime_arguments_schema", "dataflow_buffer_bindings"});
   KernelDescriptor k;
   k.kernel_source = f.at("kernel_source").text();
   k.source_path = read_source(f.at("kernel_source"), program);
@@ -355,6 +394,18 @@ KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
                      kMaxRtArgsPerCore);
   }
   if (const auto per_core = f.find("runtime_args")) k.runtime_args = read_runtime_args(*per_core, k, program);
+  if (const auto schema = f.find("runtime_arguments_schema")) {
+    k.runtime_arguments_schema = read_runtime_arguments_schema(*schema, k);
+    check_named_arg_words(f, k);
+  }
+  if (const auto bindings = f.find("dataflow_buffer_bindings")) {
+    if (!k.runtime_arguments_schema)
+      bindings->refuse("dfb:: names are Metal 2.0's; the kernel needs a runtime_arguments_schema too");
+    for (const auto& [name, id] : bindings->members()) {
+      id.identifier_key(name);
+      k.dataflow_buffer_bindings.emplace_back(name, id.u32_below(emu::kMaxCbId));
+    }
+  }
   return k;
 }
 

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ditmk/tt/dialect/jit_defines.hpp"
 #include "ditmk/tt/emu/chip.hpp"
 
 namespace ditmk::tt::dialect {
@@ -83,6 +84,11 @@ struct KernelDescriptor {
   std::vector<std::pair<std::string, std::string>> defines;              // in descriptor order
   std::vector<CoreArgs> runtime_args;   // per core; each core inside core_ranges, at most once
   std::vector<ArgValue> common_runtime_args;
+  // Present for a Metal 2.0 kernel (one a ProgramSpec creates in tt-metal): the names of its leading
+  // runtime args, which it reads as get_arg(args::<name>), as do its named_compile_time_args.
+  std::optional<RuntimeArgsSchema> runtime_arguments_schema;
+  // Metal 2.0 only: the dataflow buffers it names, dfb::<name> -> CB id, in descriptor order.
+  std::vector<std::pair<std::string, uint32_t>> dataflow_buffer_bindings;
 };
 
 struct CBFormatDescriptor {

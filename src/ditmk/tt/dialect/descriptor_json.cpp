@@ -87,6 +87,16 @@ Json kernel_json(const KernelDescriptor& k) {
     out["runtime_args"] = per_core;
   }
   if (!k.common_runtime_args.empty()) out["common_runtime_args"] = args_json(k.common_runtime_args);
+  if (k.runtime_arguments_schema) {
+    out["runtime_arguments_schema"] = {{"named_runtime_args", k.runtime_arguments_schema->named_runtime_args},
+                                       {"named_common_runtime_args",
+                                        k.runtime_arguments_schema->named_common_runtime_args}};
+  }
+  if (!k.dataflow_buffer_bindings.empty()) {
+    Json bindings = Json::object();
+    for (const auto& [name, id] : k.dataflow_buffer_bindings) bindings[name] = id;
+    out["dataflow_buffer_bindings"] = bindings;
+  }
   return out;
 }
 

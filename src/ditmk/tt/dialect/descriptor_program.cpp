@@ -39,6 +39,8 @@ KernelBuild build_of(const ProgramDescriptor& program, const KernelDescriptor& k
   KernelBuild build;
   build.compile_time_args = compile_args(program, k);
   build.named_args = k.named_compile_time_args;
+  build.runtime_arguments_schema = k.runtime_arguments_schema;
+  build.dataflow_buffer_bindings = k.dataflow_buffer_bindings;
   build.defines = k.defines;
   build.kernel_root = program.kernel_root;
   const KernelConfig& c = k.config;

@@ -34,6 +34,7 @@ constexpr std::array<std::string_view, 3> kDimNames = {"REDUCE_ROW", "REDUCE_COL
 constexpr std::array<std::string_view, 23> kSfpuNames = {
     "exp",  "recip", "sqrt", "rsqrt", "gelu", "silu", "sigmoid", "tanh", "log",        "abs",   "negative", "square",
     "relu", "sin",   "cos",  "tan",   "gelu", "fill", "rpow",    "rdiv", "leaky_relu", "power", "typecast"};
+constexpr std::array<std::string_view, 3> kReuseDestNames = {"", "DEST_TO_SRCA", "DEST_TO_SRCB"};
 
 State& state() { return dialect_state(); }
 
@@ -68,6 +69,15 @@ std::string binary_init(uint32_t op, uint32_t broadcast) {
   return fmt::format("{}_bcast_{}_init_short", kBinaryNames[op], kBroadcastNames[broadcast]);
 }
 
+// The init tt-metal pairs with a dest-reuse binary call.
+std::string reuse_dest_init(uint32_t op, uint32_t reuse) {
+  return fmt::format("{}_reuse_dest_init<EltwiseBinaryReuseDestType::{}>", kBinaryNames[op], kReuseDestNames[reuse]);
+}
+
+bool valid_reuse_dest(uint32_t op, uint32_t reuse) {
+  return op < kBinaryNames.size() && (reuse == DITMK_REUSE_DEST_TO_SRCA || reuse == DITMK_REUSE_DEST_TO_SRCB);
+}
+
 // What the last op init configured, for a fault message.
 std::string last_init() {
   const State& s = state();
@@ -79,6 +89,7 @@ std::string last_init() {
     case DITMK_INIT_TRANSPOSE: return "transpose_wh_init";
     case DITMK_INIT_TILIZE: return s.op_param1 ? "fast_tilize_init" : "tilize_init";
     case DITMK_INIT_UNARY_BCAST: return fmt::format("unary_bcast_init<{}>", kBroadcastTypeNames[s.op_param0]);
+    case DITMK_INIT_BINARY_REUSE_DEST: return reuse_dest_init(s.op_param0, s.op_param1);
   }
   return "none";
 }
@@ -160,14 +171,26 @@ void compute_init(uint32_t init, uint32_t param0, uint32_t param1) {
       }
       s.reduce_mask = true;
       [[fallthrough]];
-    case DITMK_INIT_UNARY_BCAST:
-      if (param0 >= kBroadcastTypeNames.size()) break;
-      [[fallthrough]];
     case DITMK_INIT_BINARY:
     case DITMK_INIT_MATMUL:
     case DITMK_INIT_COPY:
     case DITMK_INIT_TRANSPOSE:
     case DITMK_INIT_TILIZE:
+      s.op_init = init;
+      s.op_param0 = param0;
+      s.op_param1 = param1;
+      return;
+    case DITMK_INIT_UNARY_BCAST:
+      if (param0 >= kBroadcastTypeNames.size()) break;
+      s.op_init = init;
+      s.op_param0 = param0;
+      s.op_param1 = param1;
+      return;
+    case DITMK_INIT_BINARY_REUSE_DEST:
+      if (!valid_reuse_dest(param0, param1)) {
+        emu::raise(FaultKind::bad_call, "dest-reuse binary init: op {} reuse {}: not one of device ABI {}", param0,
+                   param1, DITMK_DEVICE_ABI_VERSION);
+      }
       s.op_init = init;
       s.op_param0 = param0;
       s.op_param1 = param1;
@@ -261,6 +284,25 @@ void binary_tiles(uint32_t op, uint32_t broadcast, uint32_t cb_a, uint32_t cb_b,
     case DITMK_BINARY_SUB: emu::sub_tiles(cb_a, cb_b, tile_a, tile_b, dst, b); break;
     default: emu::mul_tiles(cb_a, cb_b, tile_a, tile_b, dst, b); break;
   }
+  mark_written(dst);
+}
+
+// One operand from DST: the unpacker moves DST[dst]'s tile into the source register the init named.
+void binary_reuse_dest_tile(uint32_t op, uint32_t reuse, uint32_t cb, uint32_t tile, uint32_t dst) {
+  if (!valid_reuse_dest(op, reuse)) {
+    emu::raise(FaultKind::bad_call, "dest-reuse binary op {} reuse {}: not one of device ABI {}", op, reuse,
+               DITMK_DEVICE_ABI_VERSION);
+  }
+  const State& s = state();
+  const bool params_match = s.op_param0 == op && s.op_param1 == reuse;
+  if (!op_ready(DITMK_INIT_BINARY_REUSE_DEST, params_match)) {
+    require_op(DITMK_INIT_BINARY_REUSE_DEST, params_match,
+               fmt::format("{}_reuse_dest_tiles<EltwiseBinaryReuseDestType::{}>", kBinaryNames[op],
+                           kReuseDestNames[reuse]),
+               reuse_dest_init(op, reuse));
+  }
+  static constexpr std::array<emu::BinaryOp, 3> kOps = {emu::BinaryOp::add, emu::BinaryOp::sub, emu::BinaryOp::mul};
+  emu::binary_reuse_dest(kOps[op], reuse == DITMK_REUSE_DEST_TO_SRCA, cb, tile, dst);
   mark_written(dst);
 }
 

@@ -69,5 +69,6 @@ void unary_bcast_tile(uint32_t broadcast, uint32_t cb, uint32_t tile, uint32_t d
 void pack_tile(uint32_t dst, uint32_t cb, uint32_t out_tile, uint32_t out_of_order);
 void unpack_tilize(uint32_t cb, uint32_t tile, uint32_t dst);
 void pack_untilize(uint32_t block_tiles, uint32_t full_tiles, uint32_t cb, uint32_t block_index, uint32_t tile_rows);
+void binary_reuse_dest_tile(uint32_t op, uint32_t reuse, uint32_t cb, uint32_t tile, uint32_t dst);
 
 }  // namespace ditmk::tt::dialect::abi

@@ -194,6 +194,41 @@ std::string named_args_header_text(const std::vector<std::pair<std::string, uint
                      fmt::join(entries, ","));
 }
 
+std::string kernel_args_header_text(const RuntimeArgsSchema& schema,
+                                    const std::vector<std::pair<std::string, uint32_t>>& named_args) {
+  std::string text = "// kernel_args_generated.h as tt-metal's JIT generates it for a Metal 2.0 kernel\n"
+                     "#include \"experimental/kernel_args.h\"\n";
+  std::vector<std::pair<std::string, uint32_t>> constants = named_args;
+  std::sort(constants.begin(), constants.end());
+  if (!schema.named_runtime_args.empty() || !schema.named_common_runtime_args.empty() || !constants.empty()) {
+    text += "namespace args {\n";
+    for (size_t i = 0; i < schema.named_runtime_args.size(); ++i)
+      text += fmt::format("constexpr experimental::RtaArg<uint32_t> {}{{{}}};\n", schema.named_runtime_args[i], 4 * i);
+    for (size_t i = 0; i < schema.named_common_runtime_args.size(); ++i)
+      text += fmt::format("constexpr experimental::CrtaArg<uint32_t> {}{{{}}};\n", schema.named_common_runtime_args[i],
+                          4 * i);
+    for (const auto& [name, value] : constants)
+      text += fmt::format("constexpr experimental::CtaVal<uint32_t> {}{{{}u}};\n", name, value);
+    text += "}  // namespace args\n";
+  }
+  text += fmt::format(
+      "FORCE_INLINE uint32_t get_vararg(uint32_t idx) {{ return get_arg_val<uint32_t>({} + idx); }}\n"
+      "FORCE_INLINE uint32_t get_common_vararg(uint32_t idx) {{ return get_common_arg_val<uint32_t>({} + idx); }}\n",
+      schema.named_runtime_args.size(), schema.named_common_runtime_args.size());
+  return text;
+}
+
+std::string kernel_bindings_header_text(const std::vector<std::pair<std::string, uint32_t>>& dataflow_buffers) {
+  if (dataflow_buffers.empty()) return "";
+  std::vector<std::pair<std::string, uint32_t>> sorted = dataflow_buffers;
+  std::sort(sorted.begin(), sorted.end());
+  std::string text = "// kernel_bindings_generated.h as tt-metal's JIT generates it (its dataflow buffers)\n"
+                     "#include \"api/dataflow/dataflow_buffer.h\"\n"
+                     "namespace dfb {\n";
+  for (const auto& [name, id] : sorted) text += fmt::format("constexpr uint16_t {} = {};\n", name, id);
+  return text + "}  // namespace dfb\n";
+}
+
 const std::vector<WithheldDefine>& jit_defines_not_given() {
   static const std::vector<WithheldDefine> withheld = {
       {"PROCESSOR_INDEX", "the HAL's index of one RISC; the emulated TRISC stands for three"},

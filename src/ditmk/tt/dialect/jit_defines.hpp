@@ -80,6 +80,27 @@ std::string data_movement_descriptors_text(const JitTarget& target);
 // none.
 std::string named_args_header_text(const std::vector<std::pair<std::string, uint32_t>>& named_args);
 
+// Metal 2.0 (a kernel a ProgramSpec creates): the names of its runtime args, per core and common,
+// in the order their words travel (KernelSpec's runtime_arguments_schema). Words past the named
+// ones are varargs.
+struct RuntimeArgsSchema {
+  std::vector<std::string> named_runtime_args;
+  std::vector<std::string> named_common_runtime_args;
+};
+
+// The text the JIT generates as kernel_args_generated.h for a Metal 2.0 kernel: `args::<name>`
+// constants (experimental/kernel_args.h's RtaArg at byte offset 4 * position, CrtaArg likewise,
+// CtaVal of each named compile-time arg's value, sorted by name) and the vararg readers
+// get_vararg / get_common_vararg, which skip the named words.
+std::string kernel_args_header_text(const RuntimeArgsSchema& schema,
+                                    const std::vector<std::pair<std::string, uint32_t>>& named_args);
+
+// The dataflow-buffer half of what the JIT generates as kernel_bindings_generated.h for a Metal 2.0
+// kernel: `dfb::<name>`, the logical id (the CB index on Blackhole) of each dataflow buffer the
+// kernel is bound to, sorted by name, which kernels pass to DataflowBuffer(...) and the compute
+// calls. Empty when there are none.
+std::string kernel_bindings_header_text(const std::vector<std::pair<std::string, uint32_t>>& dataflow_buffers);
+
 // Defines the JIT owns: every name it gives (for any target), the ones it would give that ditmk does
 // not (jit_defines_not_given) and the ones it writes into generated headers. A descriptor's
 // `defines` may not set one.

@@ -35,6 +35,9 @@ struct KernelBuild {
   std::vector<uint32_t> compile_time_args;
   std::vector<std::pair<std::string, uint32_t>> named_args;
   std::vector<std::pair<std::string, std::string>> defines;
+  // Metal 2.0 kernels only: their named runtime args (the JIT then also emits args:: constants).
+  std::optional<RuntimeArgsSchema> runtime_arguments_schema;
+  std::vector<std::pair<std::string, uint32_t>> dataflow_buffer_bindings;  // dfb:: name, CB id
   // compute only
   uint32_t math_fidelity = 3;  // 0 LoFi .. 3 HiFi4
   bool fp32_dest_acc_en = false;

@@ -239,6 +239,21 @@ void mul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, u
   binary(cb_a, cb_b, tile_a, tile_b, dst, broadcast, "mul_tiles", [](float x, float y) { return x * y; });
 }
 
+void binary_reuse_dest(BinaryOp op, bool dst_first, uint32_t cb, uint32_t tile, uint32_t dst) {
+  constexpr std::string_view call = "binary_reuse_dest";
+  ProcessorRuntime& p = trisc(call);
+  require_state(p, DstState::acquired, call, "acquired");
+  float* in = p.operand.data();
+  unpack(cb, tile, in, call);
+  float* out = dst_tile(p, dst, call);
+  record_compute(fpu_call(tp().fpu_eltwise_cycles * (op == BinaryOp::mul ? phases() : 1.0)), false);
+  for (int i = 0; i < kTileElems; ++i) {
+    const float a = dst_first ? out[i] : in[i];
+    const float b = dst_first ? in[i] : out[i];
+    out[i] = op == BinaryOp::add ? a + b : op == BinaryOp::sub ? a - b : a * b;
+  }
+}
+
 void reduce_tile(ReduceFunc func, ReduceDim dim, uint32_t cb, uint32_t tile, uint32_t dst) {
   constexpr std::string_view call = "reduce_tile";
   ProcessorRuntime& p = trisc(call);

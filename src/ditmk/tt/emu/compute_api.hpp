@@ -36,6 +36,11 @@ void mul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, u
 
 // DST[dst] = the tile broadcast on its own (unary_bcast): row, col or scalar as above; none copies.
 void unary_bcast_tile(Broadcast broadcast, uint32_t cb, uint32_t tile, uint32_t dst);
+// DST[dst] = DST[dst] op tile when DST's tile is the first operand (dst_first), else tile op DST[dst]:
+// a binary op with one operand taken from DST, as tt-metal's dest-reuse unpack moves DST's tile into
+// SrcA or SrcB and the CB's tile into the other.
+enum class BinaryOp { add, sub, mul };
+void binary_reuse_dest(BinaryOp op, bool dst_first, uint32_t cb, uint32_t tile, uint32_t dst);
 
 // DST[dst] = reduction of the tile: row reduces each row into column 0, col each column into
 // row 0, scalar everything into (0,0); the other elements are 0.

@@ -78,10 +78,14 @@ enum ditmk_compute_init {
   DITMK_INIT_TILIZE = 8,        /* the unpacker tilizes row-major data; param0: the rows' width in tiles,
                                    param1: 1 for the fast tilize (fp32 read as tf32) */
   DITMK_INIT_PACK_UNTILIZE = 9, /* the packer's mode: param0 1 writes row-major rows, 0 whole tiles again */
-  DITMK_INIT_UNARY_BCAST = 10   /* param0: ditmk_broadcast (version 6) */
+  DITMK_INIT_UNARY_BCAST = 10,  /* param0: ditmk_broadcast (version 6) */
+  DITMK_INIT_BINARY_REUSE_DEST = 11 /* param0: ditmk_binary_op, param1: ditmk_reuse_dest (version 6) */
 };
 
 enum ditmk_binary_op { DITMK_BINARY_ADD = 0, DITMK_BINARY_SUB = 1, DITMK_BINARY_MUL = 2 };
+/* tt-metal's EltwiseBinaryReuseDestType values: which source register a dest-reuse binary loads
+ * DST's tile into (the CB's tile goes into the other) */
+enum ditmk_reuse_dest { DITMK_REUSE_DEST_TO_SRCA = 1, DITMK_REUSE_DEST_TO_SRCB = 2 };
 /* tt-metal's BroadcastType values */
 enum ditmk_broadcast { DITMK_BCAST_NONE = 0, DITMK_BCAST_COL = 1, DITMK_BCAST_ROW = 2, DITMK_BCAST_SCALAR = 3 };
 /* tt-metal's PoolType and ReduceDim values */
@@ -231,6 +235,9 @@ typedef struct ditmk_device_abi {
   void (*sfpu_tile_param)(uint32_t op, uint32_t dst, uint32_t param);
   /* DST[dst] = tile `tile` of cb broadcast (version 6): ditmk_broadcast */
   void (*unary_bcast_tile)(uint32_t broadcast, uint32_t cb, uint32_t tile, uint32_t dst);
+  /* compute (version 6): DST[dst] = DST[dst] op tile (DEST_TO_SRCA) or tile op DST[dst]
+   * (DEST_TO_SRCB), the tile counted from cb's front */
+  void (*binary_reuse_dest_tile)(uint32_t op, uint32_t reuse, uint32_t cb, uint32_t tile, uint32_t dst);
 } ditmk_device_abi;
 
 #endif /* DITMK_DEVICE_ABI_H */

@@ -68,4 +68,53 @@ ALWI void sub_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itil
   ditmk::abi->binary_tiles(DITMK_BINARY_SUB, DITMK_BCAST_NONE, icb0, icb1, itile0, itile1, idst);
 }
 
+// Dest-reuse binaries (0.81.1): one operand is the tile already in DST[dst_tile_index], the other
+// tile `in_tile_index` of in_cb_id; the result replaces DST[dst_tile_index]. DEST_TO_SRCA makes DST's
+// tile the first operand (DST - cb), DEST_TO_SRCB the second (cb - DST). Each needs its own init
+// with the same reuse_dest.
+namespace ditmk_reuse_dest_detail {
+template <EltwiseBinaryType type, EltwiseBinaryReuseDestType reuse_dest>
+ALWI void init() {
+  static_assert(reuse_dest != EltwiseBinaryReuseDestType::NONE,
+                "reuse_dest must be DEST_TO_SRCA or DEST_TO_SRCB; the two-CB op has its own init");
+  ditmk::compute::init(DITMK_INIT_BINARY_REUSE_DEST, ditmk::compute::binary_op<type>(), uint32_t(reuse_dest));
+}
+template <EltwiseBinaryType type, EltwiseBinaryReuseDestType reuse_dest>
+ALWI void tiles(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
+  static_assert(reuse_dest != EltwiseBinaryReuseDestType::NONE,
+                "reuse_dest must be DEST_TO_SRCA or DEST_TO_SRCB; the two-CB op is add_tiles / sub_tiles / mul_tiles");
+  ditmk::abi->binary_reuse_dest_tile(ditmk::compute::binary_op<type>(), uint32_t(reuse_dest), in_cb_id,
+                                     in_tile_index, dst_tile_index);
+}
+}  // namespace ditmk_reuse_dest_detail
+
+template <EltwiseBinaryReuseDestType reuse_dest>
+ALWI void add_reuse_dest_init(uint32_t icb, uint32_t call_line = __builtin_LINE()) {
+  (void)icb, (void)call_line;
+  ditmk_reuse_dest_detail::init<ELWADD, reuse_dest>();
+}
+template <EltwiseBinaryReuseDestType reuse_dest>
+ALWI void sub_reuse_dest_init(uint32_t icb, uint32_t call_line = __builtin_LINE()) {
+  (void)icb, (void)call_line;
+  ditmk_reuse_dest_detail::init<ELWSUB, reuse_dest>();
+}
+template <EltwiseBinaryReuseDestType reuse_dest>
+ALWI void mul_reuse_dest_init(uint32_t icb, uint32_t call_line = __builtin_LINE()) {
+  (void)icb, (void)call_line;
+  ditmk_reuse_dest_detail::init<ELWMUL, reuse_dest>();
+}
+
+template <EltwiseBinaryReuseDestType reuse_dest, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void add_reuse_dest_tiles(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
+  ditmk_reuse_dest_detail::tiles<ELWADD, reuse_dest>(in_cb_id, in_tile_index, dst_tile_index);
+}
+template <EltwiseBinaryReuseDestType reuse_dest, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void sub_reuse_dest_tiles(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
+  ditmk_reuse_dest_detail::tiles<ELWSUB, reuse_dest>(in_cb_id, in_tile_index, dst_tile_index);
+}
+template <EltwiseBinaryReuseDestType reuse_dest, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+ALWI void mul_reuse_dest_tiles(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
+  ditmk_reuse_dest_detail::tiles<ELWMUL, reuse_dest>(in_cb_id, in_tile_index, dst_tile_index);
+}
+
 }  // namespace ckernel

@@ -7,6 +7,12 @@
 
 namespace ckernel {
 
+// 0.81.1's typed options of the reciprocal (DST precision, approximation), which kernels name as
+// template args (softmax: recip_tile<ReciprocalDestAcc::FP32, ReciprocalApproxMode::Precise>).
+// The emulator computes 1 / x in fp32 whichever is named.
+enum class ReciprocalDestAcc { BF16, FP32 };
+enum class ReciprocalApproxMode { Default, Precise, Approximate };
+
 template <auto... options>
 ALWI void recip_tile_init() {
   ditmk::compute::init(DITMK_INIT_SFPU, DITMK_SFPU_RECIP);

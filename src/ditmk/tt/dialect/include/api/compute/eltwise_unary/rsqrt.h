@@ -8,6 +8,10 @@
 
 namespace ckernel {
 
+// 0.81.1's option of the reciprocal square root: Fast skips the check that makes a negative input
+// NaN. The emulator computes 1 / sqrt(x) in fp32 (NaN below zero) either way.
+enum class RsqrtMode { Default, Fast };
+
 template <auto... options>
 ALWI void rsqrt_tile_init() {
   ditmk::compute::init(DITMK_INIT_SFPU, DITMK_SFPU_RSQRT);
