@@ -176,6 +176,28 @@ EXAMPLES = {
 }
 
 
+def make_inputs(name, shapes):
+    """The inputs of example `name` for tensors of the given shapes ({tensor name: shape}), from the
+    example's fixed seed: the values this driver writes for `ditmk emulate` and the values the
+    Python form of the example (NAME/program.py) puts on the device."""
+    _, make, _ = EXAMPLES[name]
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    return make(rng, {n: {"shape": list(s)} for n, s in shapes.items()})
+
+
+def check_outputs(label, name, tensors, inputs, outputs):
+    """Compares the outputs ({tensor name: array}) of example `name` with the numpy reference of its
+    inputs (the float32 arrays given to the device). `tensors` gives every tensor's "shape" and
+    "data_format". Returns one phrase per output; on a mismatch prints one line and exits 1."""
+    _, _, golden = EXAMPLES[name]
+    device_inputs = {n: device_values(tensors[n], array) for n, array in inputs.items()}
+    results = []
+    for oname, (expected, tol) in golden(device_inputs, tensors).items():
+        err, at, used = compare(label, oname, outputs[oname], expected, tol)
+        results.append(f"{oname} max abs error {err:.3g} at {where(at)}, {used:.0%} of the tolerance at most")
+    return results
+
+
 # ----------------------------------------------------------------------------------------------
 # Checks.
 
@@ -282,7 +304,6 @@ def main():
         parser.error("--ditmk and --work are required")
 
     name = args.name
-    _, make, golden = EXAMPLES[name]
     descriptor = os.path.join(HERE, name, args.descriptor)
     label = name if args.descriptor == "program.json" else f"{name} ({args.descriptor})"
     try:
@@ -294,14 +315,9 @@ def main():
 
     work = os.path.abspath(args.work)
     os.makedirs(work, exist_ok=True)
-    rng = np.random.default_rng(zlib.crc32(name.encode()))
-    inputs = make(rng, tensors)
-    device_inputs = {}
+    inputs = make_inputs(name, {t["name"]: t["shape"] for t in program["tensors"] if "input" in t})
     for tname, array in inputs.items():
-        t = tensors[tname]
-        assert list(array.shape) == list(t["shape"]), (tname, array.shape, t["shape"])
-        np.save(os.path.join(work, t["input"]), array.astype(np.float32))
-        device_inputs[tname] = device_values(t, array)
+        np.save(os.path.join(work, tensors[tname]["input"]), array.astype(np.float32))
     outputs = {t["name"]: t for t in program["tensors"] if "output" in t}
     for t in outputs.values():
         stale = os.path.join(work, t["output"])
@@ -324,15 +340,14 @@ def main():
         lines = [l for l in (run.stderr + run.stdout).splitlines() if l.strip()]
         fail(label, f"ditmk emulate exited {run.returncode}: {lines[-1] if lines else '(no output)'}")
 
-    results = []
-    for oname, (expected, tol) in golden(device_inputs, tensors).items():
-        path = os.path.join(work, outputs[oname]["output"])
+    got = {}
+    for oname, t in outputs.items():
+        path = os.path.join(work, t["output"])
         try:
-            got = np.load(path)
+            got[oname] = np.load(path)
         except (OSError, ValueError) as e:
             fail(label, f"no output {oname} at {path} ({e})")
-        err, at, used = compare(label, oname, got, expected, tol)
-        results.append(f"{oname} max abs error {err:.3g} at {where(at)}, {used:.0%} of the tolerance at most")
+    results = check_outputs(label, name, tensors, inputs, got)
     if args.timing:
         events = check_trace(label, trace)
         check_report(label, report)

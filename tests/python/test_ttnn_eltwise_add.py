@@ -1,4 +1,4 @@
-"""examples/tt/eltwise_add written in Python against ditmk.ttnn, as one writes it for ttnn."""
+"""examples/tt/eltwise_add in its Python form (examples/tt/eltwise_add/program.py) against ditmk.ttnn."""
 import numpy as np
 import pytest
 

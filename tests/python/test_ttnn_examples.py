@@ -1,16 +1,22 @@
-"""Every example of examples/tt rebuilt from its program.json as ditmk.ttnn objects (tensors from
-from_torch / allocate_tensor_on_device, KernelDescriptor, CBDescriptor, SemaphoreDescriptor,
-RuntimeArgs holding buffer_address(), TensorAccessorArgs words) and run with generic_op: its
-outputs are bit for bit what `ditmk emulate --descriptor` writes for the file with the same inputs."""
+"""The two front doors of every examples/tt program agree.
+
+Every example's program.json rebuilt as ditmk.ttnn objects (tensors from from_torch /
+allocate_tensor_on_device, KernelDescriptor, CBDescriptor, SemaphoreDescriptor, RuntimeArgs holding
+buffer_address(), TensorAccessorArgs words) runs with generic_op bit for bit as `ditmk emulate
+--descriptor` runs the file. And every example's Python form (NAME/program.py, written by hand for
+ttnn) is the same program: its descriptor, as generic_op writes it, equals the file's, and its
+outputs equal the CLI's."""
 import json
 import os
 import subprocess
+import tempfile
 
 import numpy as np
 import pytest
 
 import ditmk.ttnn as ttnn
-from ttnn_programs import EXAMPLES
+from ditmk.ttnn import _program
+from ttnn_programs import EXAMPLES, example_program
 
 DITMK = os.environ.get("DITMK_BINARY", "ditmk")
 PROGRAMS = sorted(EXAMPLES.glob("*/program*.json"))
@@ -108,6 +114,84 @@ def test_example_runs_as_a_ttnn_program(device, path, tmp_path):
         assert t.get("page_size", tensors[t["name"]]._placement.page_size) == tensors[t["name"]]._placement.page_size
     ttnn.generic_op(list(tensors.values()), program_of(d, path.parent, tensors))
 
+    done = subprocess.run([DITMK, "emulate", "--descriptor", str(path), "--data", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr + done.stdout
+    outputs = [t for t in d["tensors"] if "output" in t]
+    assert outputs
+    for t in outputs:
+        np.testing.assert_array_equal(tensors[t["name"]].to_numpy(), np.load(tmp_path / t["output"]),
+                                      err_msg=t["name"])
+
+
+# Each descriptor file and the call of its example's program.py that builds the same program.
+PYTHON_FORMS = {"loopback/program.json": ("loopback", {}),
+                "eltwise_add/program.json": ("eltwise_add", {}),
+                "matmul_single/program.json": ("matmul_single", {"b_dtype": ttnn.bfloat16}),
+                "matmul_single/program_bfp8.json": ("matmul_single", {"b_dtype": ttnn.bfloat8_b}),
+                "matmul_mcast/program.json": ("matmul_mcast", {}),
+                "reduce_row/program.json": ("reduce_row", {}),
+                "producer_consumer/program.json": ("producer_consumer", {})}
+
+
+def build_python_form(device, path, inputs):
+    """program.py's (io tensors by the file's tensor names, ProgramDescriptor) for the file at `path`."""
+    key = f"{path.parent.name}/{path.name}"
+    assert key in PYTHON_FORMS, f"{key} has no Python form listed in PYTHON_FORMS"
+    name, options = PYTHON_FORMS[key]
+    module = example_program(name)
+    io_tensors, program = module.build(device, **inputs, **options)
+    d = json.loads(path.read_text())
+    names = [t["name"] for t in d["tensors"]]
+    assert list(module.TENSORS) == names, "program.py's io tensors are the file's, in the file's order"
+    assert {n: list(s) for n, s in module.INPUT_SHAPES.items()} == {t["name"]: t["shape"] for t in d["tensors"]
+                                                                     if "input" in t}
+    return dict(zip(names, io_tensors)), program
+
+
+def file_inputs(d, seed):
+    rng = np.random.default_rng(seed)
+    return {t["name"]: rng.standard_normal(t["shape"]).astype(np.float32) for t in d["tensors"] if "input" in t}
+
+
+def comparable(descriptor):
+    """The descriptor with kernel paths absolute: a file's are relative to its folder."""
+    for k in descriptor["kernels"]:
+        k["kernel_source"] = os.path.abspath(k["kernel_source"])
+    return descriptor
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=[f"{p.parent.name}/{p.name}" for p in PROGRAMS])
+def test_python_form_writes_the_descriptor_of_the_file(device, path):
+    d = json.loads(path.read_text())
+    tensors, program = build_python_form(device, path, file_inputs(d, 11))
+    # the io tensors are the file's: the same memory, layout, format, shape and page size
+    for t in d["tensors"]:
+        written = dict(tensors[t["name"]]._descriptor(), name=t["name"])
+        del written["address"]
+        assert written == {k: v for k, v in t.items() if k not in ("input", "output")}, t["name"]
+    # the program, as generic_op hands it to the runner, with the file's address_of and
+    # tensor_accessor_args resolved to the same tensors
+    io = [t._descriptor() for t in tensors.values()]
+    with tempfile.TemporaryDirectory() as kernel_cache:  # only SOURCE_CODE kernels would be written there
+        from_python = comparable(_program.program_json(program, io, kernel_cache))
+        from_file = comparable(_program.program_json(program_of(d, path.parent, tensors), io, kernel_cache))
+    for part in ("kernels", "cbs", "semaphores"):
+        assert len(from_python[part]) == len(from_file[part]), part
+        for i, (mine, theirs) in enumerate(zip(from_python[part], from_file[part])):
+            assert mine == theirs, f"{part}[{i}]"
+    assert from_python == from_file
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=[f"{p.parent.name}/{p.name}" for p in PROGRAMS])
+def test_python_form_runs_to_the_outputs_of_the_file(device, path, tmp_path):
+    d = json.loads(path.read_text())
+    inputs = file_inputs(d, 13)
+    tensors, program = build_python_form(device, path, inputs)
+    ttnn.generic_op(list(tensors.values()), program)
+    by_name = {t["name"]: t for t in d["tensors"]}
+    for name, values in inputs.items():
+        np.save(tmp_path / by_name[name]["input"], values)
     done = subprocess.run([DITMK, "emulate", "--descriptor", str(path), "--data", str(tmp_path)],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr + done.stdout

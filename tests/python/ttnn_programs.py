@@ -1,13 +1,15 @@
-"""Programs written against ditmk.ttnn as one writes them for ttnn, on ditmk's example kernels
-(examples/tt/*/kernels), shared by the test_ttnn_* files."""
+"""The examples/tt programs in their Python form (examples/tt/NAME/program.py, written against
+ditmk.ttnn as one writes them for ttnn), shared by the test_ttnn_* files."""
+import importlib.util
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
 
 import ditmk.ttnn as ttnn
 
-SOURCE = Path(os.environ.get("DITMK_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+SOURCE = Path(os.environ.get("DITMK_SOURCE_DIR", Path(__file__).resolve().parents[2])).resolve()
 EXAMPLES = SOURCE / "examples" / "tt"
 
 
@@ -18,40 +20,24 @@ def bf16(x):
     return rounded.view(np.float32)
 
 
-def eltwise_add_program(a, b, c, grid=(4, 2), tiles_per_core=None):
-    """examples/tt/eltwise_add: c = a + b over bf16 tiles, the tiles split evenly over a grid of cores
-    by per-core runtime args (reader, compute with the per-core count as a compile-time arg, writer)."""
-    num_tiles = a.shape.volume() // 1024
-    cores = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(grid[0] - 1, grid[1] - 1))])
-    per_core = tiles_per_core or num_tiles // cores.num_cores()
-    reader_args, writer_args = ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
-    start = 0
-    for core in cores.ranges()[0].cores():
-        reader_args[core.x][core.y] = [a.buffer_address(), b.buffer_address(), start, per_core]
-        writer_args[core.x][core.y] = [c.buffer_address(), start, per_core]
-        start += per_core
-    kernels = EXAMPLES / "eltwise_add" / "kernels"
-    reader = ttnn.KernelDescriptor(kernel_source=str(kernels / "reader_binary.cpp"), core_ranges=cores,
-                                   runtime_args=reader_args, config=ttnn.ReaderConfigDescriptor())
-    compute = ttnn.KernelDescriptor(kernel_source=str(kernels / "add.cpp"), core_ranges=cores,
-                                    compile_time_args=[per_core], config=ttnn.ComputeConfigDescriptor())
-    writer = ttnn.KernelDescriptor(kernel_source=str(kernels / "writer_unary.cpp"), core_ranges=cores,
-                                   runtime_args=writer_args, config=ttnn.WriterConfigDescriptor())
+def example_program(name):
+    """examples/tt/NAME/program.py as a module (every example's file is named program.py, so each
+    gets its own module name)."""
+    module_name = f"examples_tt_{name}_program"
+    if module_name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(module_name, EXAMPLES / name / "program.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[module_name]
 
-    def cb(index):
-        return ttnn.CBDescriptor(total_size=2 * 2048, core_ranges=cores,
-                                 format_descriptors=[ttnn.CBFormatDescriptor(buffer_index=index,
-                                                                             data_format=ttnn.bfloat16, page_size=2048)])
 
-    return ttnn.ProgramDescriptor(kernels=[reader, compute, writer], semaphores=[], cbs=[cb(0), cb(1), cb(16)])
+eltwise_add_program = example_program("eltwise_add").eltwise_add_program
 
 
 def eltwise_add(device, a_values, b_values, memory_config=None, **options):
-    """Runs eltwise_add on two float32 arrays; returns (a, b, c) device tensors."""
-    mc = memory_config or ttnn.DRAM_MEMORY_CONFIG
-    a = ttnn.from_torch(a_values, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device, memory_config=mc)
-    b = ttnn.from_torch(b_values, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device, memory_config=mc)
-    c = ttnn.allocate_tensor_on_device(ttnn.Shape(a_values.shape), ttnn.bfloat16, ttnn.TILE_LAYOUT, device, mc)
-    out = ttnn.generic_op([a, b, c], eltwise_add_program(a, b, c), **options)
-    assert out is c
-    return a, b, c
+    """Runs examples/tt/eltwise_add on two arrays; returns (a, b, c) device tensors."""
+    io_tensors, program = example_program("eltwise_add").build(device, a_values, b_values, memory_config)
+    out = ttnn.generic_op(io_tensors, program, **options)
+    assert out is io_tensors[-1]
+    return tuple(io_tensors)
