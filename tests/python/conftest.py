@@ -57,3 +57,12 @@ def releases(tmp_path_factory):
     """version -> a small bf16 release directory (narrow widths, 4 blocks, the released structure)."""
     root = tmp_path_factory.mktemp("releases")
     return {v: ditmk.make_checkpoint(root / v, version=v, tiny=True, seed=7) for v in VERSIONS}
+
+
+@pytest.fixture
+def device():
+    """An emulated device of ditmk.ttnn, closed after the test (the test_ttnn_* files)."""
+    import ditmk.ttnn as ttnn
+    dev = ttnn.open_device(device_id=0)
+    yield dev
+    ttnn.close_device(dev)

@@ -6,13 +6,6 @@ import ditmk.ttnn as ttnn
 from ttnn_programs import bf16, eltwise_add
 
 
-@pytest.fixture
-def device():
-    dev = ttnn.open_device(device_id=0)
-    yield dev
-    ttnn.close_device(dev)
-
-
 def test_eltwise_add_in_dram(device):
     rng = np.random.default_rng(1)
     a_values = rng.standard_normal((128, 512)).astype(np.float32)

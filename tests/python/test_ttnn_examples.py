@@ -27,13 +27,6 @@ DTYPES = {"bfloat16": ttnn.bfloat16, "Float16_b": ttnn.bfloat16, "float32": ttnn
           "uint8": ttnn.uint8, "UInt8": ttnn.uint8}
 
 
-@pytest.fixture
-def device():
-    dev = ttnn.open_device(device_id=0)
-    yield dev
-    ttnn.close_device(dev)
-
-
 def core_ranges(ranges):
     return ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(*r["start"]), ttnn.CoreCoord(*r["end"])) for r in ranges])
 

@@ -16,13 +16,6 @@ DITMK = os.environ.get("DITMK_BINARY", "ditmk")
 LOOPBACK = EXAMPLES / "loopback" / "kernels" / "loopback.cpp"
 
 
-@pytest.fixture
-def device():
-    dev = ttnn.open_device(device_id=0)
-    yield dev
-    ttnn.close_device(dev)
-
-
 def loopback_program(src, dst, source_type, source):
     core = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(0, 0))])
     args = ttnn.RuntimeArgs()

@@ -2,19 +2,11 @@
 banks and height-sharded over a row of cores, read by kernels that take those addresses as runtime
 args (tests/tt_dialect/l1_kernels), and written to DRAM."""
 import numpy as np
-import pytest
 
 import ditmk.ttnn as ttnn
 from ttnn_programs import SOURCE, bf16
 
 L1_KERNELS = SOURCE / "tests" / "tt_dialect" / "l1_kernels"
-
-
-@pytest.fixture
-def device():
-    dev = ttnn.open_device(device_id=0)
-    yield dev
-    ttnn.close_device(dev)
 
 
 def one_core():

@@ -10,13 +10,6 @@ import pytest
 import ditmk.ttnn as ttnn
 
 
-@pytest.fixture
-def device():
-    dev = ttnn.open_device(device_id=0)
-    yield dev
-    ttnn.close_device(dev)
-
-
 NAMES = """open_device close_device Device Tensor Shape TensorSpec from_torch to_torch allocate_tensor_on_device
 DataType bfloat16 bfloat8_b float32 uint32 int32 uint16 uint8 Layout TILE_LAYOUT ROW_MAJOR_LAYOUT TensorMemoryLayout
 BufferType MemoryConfig DRAM_MEMORY_CONFIG L1_MEMORY_CONFIG ShardSpec ShardOrientation L1_HEIGHT_SHARDED_MEMORY_CONFIG
