@@ -1,13 +1,19 @@
-"""Small releases of each version, observations and noise, written once per test session."""
+"""Small releases of each version, observations and noise, written once per test session; the
+emulated ditmk.ttnn device; and the tt-metal corpus's marker and reference tree (tests/python/tt_corpus).
+
+There is one conftest for the whole folder: a second one in a subfolder would shadow this one's
+module name (`from conftest import ...`) for every file collected after it."""
 import os
 import socket
 import subprocess
 import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import ditmk
+import tt_metal_tree
 
 DITMK = os.environ.get("DITMK_BINARY", "ditmk")
 # Heads the tests open (and the commands they run) keep their packed weights here, not in the user's
@@ -66,3 +72,34 @@ def device():
     dev = ttnn.open_device(device_id=0)
     yield dev
     ttnn.close_device(dev)
+
+
+# The tt-metal corpus: ttnn generic_op programs from tt-metal 0.81.1 run unchanged (except the import
+# and the device fixture) with kernels from the reference tree. Its tests are marked tt_corpus and,
+# without the tree, each skips with one line naming it. TT_METAL_HOME points at the tree, so kernel
+# paths such as "ttnn/cpp/ttnn/operations/..." resolve as on a tt-metal checkout.
+_CORPUS = Path(__file__).resolve().parent / "tt_corpus"
+_TREE = tt_metal_tree.tree()
+
+
+def _in_corpus(item):
+    return Path(str(item.fspath)).resolve().is_relative_to(_CORPUS)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "tt_corpus: a tt-metal program run from the reference tree")
+
+
+def pytest_collection_modifyitems(config, items):
+    skip = pytest.mark.skip(reason=tt_metal_tree.missing())
+    for item in items:
+        if _in_corpus(item):
+            item.add_marker(pytest.mark.tt_corpus)
+            if _TREE is None:
+                item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def tt_metal_home(request, monkeypatch):
+    if _TREE is not None and _in_corpus(request.node):
+        monkeypatch.setenv("TT_METAL_HOME", str(_TREE))
