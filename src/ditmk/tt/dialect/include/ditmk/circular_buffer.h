@@ -48,6 +48,11 @@ struct LocalCBInterface {
   uint32_t fifo_wr_ptr;
 };
 
+// What turns those fields into bytes: tt-metal's compute processors keep them in 16-byte units
+// (shift 4) and its data-movement processors in bytes (0); this snapshot holds bytes on every
+// processor, so the shift is 0 everywhere and `fifo_page_size << cb_addr_shift` is the page's bytes.
+constexpr uint32_t cb_addr_shift = 0;
+
 // A reference, as tt-metal's (ttnn's kernel_lib binds `auto& cb = get_local_cb_interface(id)`): to
 // the CB's snapshot slot, refreshed by each call. Kernels run cooperatively and switch only inside a
 // device call, so a slot read right after its call holds this core's CB. A write to a field (ttnn's

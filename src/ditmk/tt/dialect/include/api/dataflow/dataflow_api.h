@@ -19,6 +19,7 @@
 #include "ditmk/circular_buffer.h"
 #include "ditmk/data_format.h"
 #include "ditmk/kernel_args.h"
+#include "ditmk/l1_cache.h"
 #include "ditmk/noc.h"
 #include "ditmk/noc_index.h"
 #include "ditmk/noc_state.h"

@@ -64,3 +64,9 @@ struct noc_traits_t<PageView<Accessor>>
 template <typename Accessor>
 struct noc_traits_t<ShardView<Accessor>> : ditmk::detail::ViewNocTraits<ShardView<Accessor>, ditmk::detail::ShardArgs,
                                                                         &ditmk::detail::ShardArgs::shard_id> {};
+
+// A type-erased accessor is an endpoint of pages as the accessor it wraps.
+template <>
+struct noc_traits_t<AbstractTensorAccessorWrapper>
+    : ditmk::detail::ViewNocTraits<AbstractTensorAccessorWrapper, ditmk::detail::PageArgs,
+                                   &ditmk::detail::PageArgs::page_id> {};

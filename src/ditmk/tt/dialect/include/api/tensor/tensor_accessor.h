@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <array>
+#include <tuple>
+
 #include "api/tensor/tensor_accessor_args.h"
 #include "ditmk/abi.h"
 #include "ditmk/addrgen.h"
@@ -173,6 +176,45 @@ auto make_tensor_accessor_tuple(const std::tuple<Args...>& args, uint32_t addres
         return std::tuple{TensorAccessor(each, get_arg_val<uint32_t>(index++))...};
       },
       args);
+}
+
+// One type over accessors of different args, so a kernel can index them at run time
+// (`accessors[i]`, e.g. one per input tensor): it keeps a pointer to the accessor and a function that
+// asks that accessor's type for a page's address. The accessors must outlive the wrappers.
+class AbstractTensorAccessorWrapper {
+ public:
+  AbstractTensorAccessorWrapper() = default;
+
+  template <typename Accessor>
+  AbstractTensorAccessorWrapper(const Accessor& accessor)
+      : accessor_ptr(&accessor),
+        get_noc_addr_fn([](const void* erased, uint32_t page_id, uint32_t offset, uint8_t noc) {
+          return static_cast<const Accessor*>(erased)->get_noc_addr(page_id, offset, noc);
+        }) {}
+
+  uint64_t get_noc_addr(uint32_t page_id, uint32_t offset = 0, uint8_t noc = noc_index) const {
+    if (get_noc_addr_fn == nullptr) {
+      ditmk::detail::fault(DITMK_FAULT_BAD_CALL, "AbstractTensorAccessorWrapper: default-constructed, it wraps no "
+                                                 "accessor");
+    }
+    return get_noc_addr_fn(accessor_ptr, page_id, offset, noc);
+  }
+
+ private:
+  using GetNocAddrFn = uint64_t (*)(const void*, uint32_t, uint32_t, uint8_t);
+  const void* accessor_ptr = nullptr;
+  GetNocAddrFn get_noc_addr_fn = nullptr;
+};
+
+// One wrapper per accessor of the tuple, in order (the tuple must outlive the array).
+template <typename... Accessors>
+auto make_abstract_tensor_accessor_wrappers(const std::tuple<Accessors...>& accessors)
+    -> std::array<AbstractTensorAccessorWrapper, sizeof...(Accessors)> {
+  return std::apply(
+      [](const auto&... each) {
+        return std::array<AbstractTensorAccessorWrapper, sizeof...(Accessors)>{AbstractTensorAccessorWrapper(each)...};
+      },
+      accessors);
 }
 
 // Views that make a TensorAccessor's pages or shards a NoC endpoint (api/tensor/noc_traits.h).
