@@ -208,8 +208,7 @@ class AbstractTensorAccessorWrapper {
 
 // One wrapper per accessor of the tuple, in order (the tuple must outlive the array).
 template <typename... Accessors>
-auto make_abstract_tensor_accessor_wrappers(const std::tuple<Accessors...>& accessors)
-    -> std::array<AbstractTensorAccessorWrapper, sizeof...(Accessors)> {
+auto make_abstract_tensor_accessor_wrappers(const std::tuple<Accessors...>& accessors) {
   return std::apply(
       [](const auto&... each) {
         return std::array<AbstractTensorAccessorWrapper, sizeof...(Accessors)>{AbstractTensorAccessorWrapper(each)...};
