@@ -687,3 +687,86 @@ def test_sharded_to_interleaved(device, layout):
     dst = ttnn.allocate_tensor_on_device(ttnn.Shape(shape), ttnn.bfloat16, layout, device, ttnn.DRAM_MEMORY_CONFIG)
     ttnn.generic_op([src, dst], _sharded_to_interleaved_program(src, dst))
     np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src))
+
+
+# ---- interleaved to sharded ----
+
+def _interleaved_to_sharded_program(src, dst):
+    """InterleavedToShardedProgramFactory::create_descriptor (interleaved_to_sharded_program_factory.cpp),
+    one dtype, a height-sharded L1 output: the output's shard backs c_0 on each shard core, the
+    reader fills it from the interleaved input (tiles by tile id; rows by stick id, the aligned path
+    as the rows here are whole and 64 B multiples) and writer_unary_sharded.cpp only waits for the
+    pages. Blackhole also gets the scratch CB c_1 the unaligned row path would use (4 pages of the
+    unit plus 64 B)."""
+    spec = dst.memory_config().shard_spec
+    shard_h, shard_w = spec.shape
+    tiled = src.layout == ttnn.TILE_LAYOUT
+    cores = _cores_of(spec.grid)
+    rows = int(np.prod(src.shape[:-1]))
+    if tiled:
+        unit, units_h, units_w = 2048, shard_h // 32, shard_w // 32
+        units_per_row, height_units = src.shape[-1] // 32, rows // 32
+    else:
+        unit, units_h, units_w = shard_w * 2, shard_h, 1
+        units_per_row, height_units = src.shape[-1] * 2, rows
+    per_shard = units_h * units_w
+    last_h = units_h - (-(-height_units // units_h) * units_h - height_units)
+    out_page = -(-unit // 16) * 16
+    scratch_page = -(-(unit + 64) // 64) * 64
+    cbs = [ttnn.CBDescriptor(total_size=per_shard * out_page, core_ranges=spec.grid,
+                             format_descriptors=[ttnn.CBFormatDescriptor(0, dst.dtype, out_page)], buffer=dst),
+           _cb(1, src.dtype, scratch_page, 4, spec.grid)]
+    reader_args, writer_args = ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
+    idx_h = idx_w = 0
+    for i, core in enumerate(cores):
+        height = last_h if i == len(cores) - 1 else units_h
+        units = height * units_w
+        if tiled:
+            reader_args[core.x][core.y] = [src.buffer_address(), height, units_w, 0, units_per_row, units,
+                                           idx_h + idx_w, 0]
+            idx_w += units_w
+            if idx_w >= units_per_row:
+                idx_w, idx_h = 0, idx_h + units_per_row * units_h
+        else:
+            padded = -(-unit // 16) * 16
+            aligned = int(idx_w % 64 == 0 and padded % 64 == 0)
+            assert aligned, "the rows of these entries take the aligned path"
+            reader_args[core.x][core.y] = [src.buffer_address(), units_per_row, height, unit, padded, aligned,
+                                           idx_w, unit, 0, idx_h]
+            idx_w += unit
+            if idx_w >= units_per_row:
+                idx_w, idx_h = 0, idx_h + units_h
+        writer_args[core.x][core.y] = [units]
+    if tiled:
+        reader = "reader_unary_sharded_blocks_interleaved_start_id.cpp"
+        reader_ct = [0, len(cores)]
+    else:
+        reader = "reader_unary_stick_layout_sharded_blocks_interleaved_start_id.cpp"
+        reader_ct = [0, 1, 4]
+    kernels = [
+        ttnn.KernelDescriptor(kernel_source=SHARDED + "dataflow/" + reader, core_ranges=spec.grid,
+                              compile_time_args=reader_ct + ttnn.TensorAccessorArgs(src).get_compile_time_args(),
+                              runtime_args=reader_args, config=ttnn.ReaderConfigDescriptor()),
+        ttnn.KernelDescriptor(kernel_source=SHARDED + "dataflow/writer_unary_sharded.cpp", core_ranges=spec.grid,
+                              compile_time_args=[0], runtime_args=writer_args, config=ttnn.WriterConfigDescriptor()),
+    ]
+    return ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs)
+
+
+@pytest.mark.parametrize("layout", [
+    pytest.param(ttnn.TILE_LAYOUT, marks=pytest.mark.xfail(
+        strict=True, reason="reader_unary_sharded_blocks_interleaved_start_id.cpp includes tensix_types.h (0.81.1's "
+        "header of Tensix firmware structures, none of whose names it uses), which ditmk does not provide")),
+    ttnn.ROW_MAJOR_LAYOUT], ids=["tiles", "rows"])
+def test_interleaved_to_sharded(device, layout):
+    """ttnn.interleaved_to_sharded of a bf16 DRAM tensor into L1 height-sharded over 4 cores: 256 x 64
+    in shards of 64 rows (2 x 2 tiles), or 128 x 64 row-major in shards of 32 rows of 128 B."""
+    tiled = layout == ttnn.TILE_LAYOUT
+    shape, shard_rows = ((256, 64), 64) if tiled else ((128, 64), 32)
+    values = _values(shape, 18)
+    src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=layout, device=device,
+                          memory_config=ttnn.DRAM_MEMORY_CONFIG)
+    dst = ttnn.allocate_tensor_on_device(ttnn.Shape(shape), ttnn.bfloat16, layout, device,
+                                         _height_sharded(shard_rows, shape[1], 4))
+    ttnn.generic_op([src, dst], _interleaved_to_sharded_program(src, dst))
+    np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src))
