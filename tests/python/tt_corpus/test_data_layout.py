@@ -38,10 +38,10 @@ def _copy_program(src, dst, tilized, backwards, unit_size, num_units, convert_dt
     the units (tiles, or rows) split over the whole grid by split_work_to_cores and walked column by
     column (grid_to_cores), two units of CB c_0 per core (c_16 too when converting). Rows of a
     sharded tensor go through copy's own stick kernels, a unit being one shard-wide piece of a row
-    (the row's `num_shards` pieces are pages of their own); 0.81.1's stick kernels read
-    TensorAccessorArgs at compile-time arg 2 for sharded tensors as for interleaved ones (the
-    ShardedAddrGen args of the stored factory sources are older than these kernels), so that is what
-    they are given."""
+    (the row's `num_shards` pieces are pages of their own). 0.81.1's stick kernels read
+    TensorAccessorArgs from compile-time arg 2 whatever the tensor's layout and no SHARDED define,
+    where the stored factory sources give sharded tensors ShardedAddrGen args: they are given what
+    they read, TensorAccessorArgs."""
     device = src.device()
     grid = device.compute_with_storage_grid_size()
     sharded = src.memory_config().is_sharded()
@@ -753,11 +753,7 @@ def _interleaved_to_sharded_program(src, dst):
     return ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs)
 
 
-@pytest.mark.parametrize("layout", [
-    pytest.param(ttnn.TILE_LAYOUT, marks=pytest.mark.xfail(
-        strict=True, reason="reader_unary_sharded_blocks_interleaved_start_id.cpp includes tensix_types.h (0.81.1's "
-        "header of Tensix firmware structures, none of whose names it uses), which ditmk does not provide")),
-    ttnn.ROW_MAJOR_LAYOUT], ids=["tiles", "rows"])
+@pytest.mark.parametrize("layout", [ttnn.TILE_LAYOUT, ttnn.ROW_MAJOR_LAYOUT], ids=["tiles", "rows"])
 def test_interleaved_to_sharded(device, layout):
     """ttnn.interleaved_to_sharded of a bf16 DRAM tensor into L1 height-sharded over 4 cores: 256 x 64
     in shards of 64 rows (2 x 2 tiles), or 128 x 64 row-major in shards of 32 rows of 128 B."""
