@@ -71,6 +71,33 @@ TEST(NocObjects, EveryEndpointCopiesThePagesItNames) {
   }
 }
 
+// Accessors of different types (DRAM interleaved, L1 sharded) behind AbstractTensorAccessorWrapper,
+// picked by a runtime index, as endpoints of both directions.
+TEST(NocObjects, AbstractAccessorWrappersReachTheTensorsTheyWrap) {
+  TempDir dir;
+  ordered_json src = tile_tensor("src", "dram_interleaved");
+  src["input"] = "src.npy";
+  ordered_json shard = tile_tensor("shard", "l1_sharded");
+  shard["cores"] = cores(1, 2);
+  shard["shard_size"] = 4 * 2048;
+  shard["output"] = "shard.npy";
+  const ordered_json program = {
+      {"tensors", {src, shard}},
+      {"kernels",
+       {{{"kernel_source", noc_kernel("abstract_accessor_copy.cpp")},
+         {"core_ranges", cores(0, 0)},
+         {"config", {{"type", "reader"}}},
+         {"compile_time_args", {{{"tensor_accessor_args", "src"}}, {{"tensor_accessor_args", "shard"}}}},
+         {"runtime_args", {{{"core", {0, 0}}, {"args", {{{"address_of", "src"}}, {{"address_of", "shard"}}, 8}}}}}}}},
+      {"cbs", {cb0(2048)}}};
+  const Tensor in = eight_tiles();
+  const tt::dialect::DescriptorRun run = run_in(dir, program, "src.npy", in);
+  ASSERT_TRUE(run.report.clean()) << first_fault(run);
+  const Tensor out = io::read_npy(dir / "shard.npy");
+  ASSERT_EQ(out.nbytes(), in.nbytes());
+  EXPECT_EQ(std::memcmp(out.bytes(), in.bytes(), in.nbytes()), 0);
+}
+
 // The stateful calls, free and Noc's, with and without transaction ids, over a 16-page tensor.
 TEST(NocObjects, StatefulTransfersCopyBankByBank) {
   TempDir dir;
