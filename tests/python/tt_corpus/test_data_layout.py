@@ -766,3 +766,67 @@ def test_interleaved_to_sharded(device, layout):
                                          _height_sharded(shard_rows, shape[1], 4))
     ttnn.generic_op([src, dst], _interleaved_to_sharded_program(src, dst))
     np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src))
+
+
+# ---- transpose of a sharded row-major tensor ----
+
+TRANSPOSE = "ttnn/cpp/ttnn/operations/data_movement/transpose/device/kernels/"
+
+
+def _transpose_wh_sharded_rm_program(src, dst):
+    """TransposeWHShardedRMProgramFactory::create_descriptor (transpose_wh_sharded_rm_program_factory.cpp),
+    H and W whole tiles: each core's input shard (c_0) holds whole H x W blocks; the reader gathers
+    each block's rows a tile row at a time into c_24, transpose_wh_rm.cpp tilizes them (c_25),
+    transposes the tiles and packs them back to rows, straight into the output shard (c_16) when the
+    block has at most 8 tile rows, else through c_26 and c_27, from which the writer places the rows."""
+    H, W = src.shape[-2], src.shape[-1]
+    ht, wt = H // 32, W // 32
+    elem, tile = 2, 2048
+    spec = src.memory_config().shard_spec
+    shard_h = spec.shape[0]
+    blocks = shard_h // H
+    cores = spec.grid
+    stick = W * elem
+    cbs = [ttnn.CBDescriptor(total_size=shard_h * stick, core_ranges=cores,
+                             format_descriptors=[ttnn.CBFormatDescriptor(0, src.dtype, stick)], buffer=src),
+           ttnn.CBDescriptor(total_size=stick * shard_h, core_ranges=cores,
+                             format_descriptors=[ttnn.CBFormatDescriptor(16, dst.dtype, tile)], buffer=dst),
+           _cb(24, src.dtype, tile, 2 * wt, cores), _cb(25, src.dtype, tile, ht * wt, cores)]
+    if ht > 8:
+        cbs += [_cb(26, dst.dtype, tile, ht, cores), _cb(27, dst.dtype, tile, 2 * ht, cores)]
+    reader_ct = [blocks, ht, 32, 32, wt, stick, wt * elem * 32, 32, 32]
+    writer_ct = [blocks, ht, wt, 32, 32, H * elem, ht * elem * 32]
+    compute_ct = [ht, wt, ht * wt, blocks, 32, 1, 1, 1, 1]
+    reader_args = ttnn.RuntimeArgs()
+    for core in _cores_of(cores, row_wise=False):
+        reader_args[core.x][core.y] = [0]
+    kernels = [
+        ttnn.KernelDescriptor(kernel_source=TRANSPOSE + "dataflow/reader_unary_transpose_wh_sharded_rm.cpp",
+                              core_ranges=cores, compile_time_args=reader_ct, runtime_args=reader_args,
+                              config=ttnn.ReaderConfigDescriptor()),
+        ttnn.KernelDescriptor(kernel_source=TRANSPOSE + "dataflow/writer_unary_transpose_wh_sharded_rm.cpp",
+                              core_ranges=cores, compile_time_args=writer_ct, config=ttnn.WriterConfigDescriptor()),
+        ttnn.KernelDescriptor(kernel_source=TRANSPOSE + "compute/transpose_wh_rm.cpp", core_ranges=cores,
+                              compile_time_args=compute_ct, defines=[("SHARDED", "1")],
+                              config=ttnn.ComputeConfigDescriptor()),
+    ]
+    return ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs)
+
+
+@pytest.mark.xfail(strict=True, raises=RuntimeError, reason="transpose_wh_rm.cpp calls copy_init, which it gets in 0.81.1 through "
+                   "api/compute/eltwise_unary/eltwise_unary.h (that header includes api/compute/tile_move_copy.h); "
+                   "ditmk's eltwise_unary.h does not include tile_move_copy.h")
+@pytest.mark.parametrize("shape, cores", [((1, 2, 32, 96), 2), ((1, 1, 288, 32), 1)], ids=["direct", "staged"])
+def test_transpose_wh_sharded_rows(device, shape, cores):
+    """ttnn.transpose(-2, -1) of a row-major bf16 tensor height-sharded one H x W block per core, into
+    a tensor sharded alike: 32 x 96 blocks on 2 cores (packed straight into the output shard), and one
+    288 x 32 block (9 tile rows: staged through c_26 and c_27 and placed by the writer). Exact."""
+    values = _values(shape, 19)
+    H, W = shape[-2], shape[-1]
+    src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.ROW_MAJOR_LAYOUT, device=device,
+                          memory_config=_height_sharded(H, W, cores))
+    out_shape = shape[:-2] + (W, H)
+    dst = ttnn.allocate_tensor_on_device(ttnn.Shape(out_shape), ttnn.bfloat16, ttnn.ROW_MAJOR_LAYOUT, device,
+                                         _height_sharded(W, H, cores))
+    ttnn.generic_op([src, dst], _transpose_wh_sharded_rm_program(src, dst))
+    np.testing.assert_array_equal(ttnn.to_numpy(dst), np.swapaxes(ttnn.to_numpy(src), -1, -2))

@@ -22,9 +22,17 @@ enum class DstMode : uint8_t { Full = 0, Half = 1, Tile = 2, NUM_DST_MODES = 3 }
 }  // namespace tt
 
 namespace ckernel {
-// A tile's rows and columns (the LLK's constants, which pack untilize's template defaults name).
-constexpr uint32_t TILE_R_DIM = 32;
-constexpr uint32_t TILE_C_DIM = 32;
+// A tile's and a face's rows and columns (the LLK's constants: pack untilize's template defaults name
+// TILE_R_DIM and TILE_C_DIM, ttnn's transpose_wh_rm.cpp TILE_WIDTH).
+constexpr uint32_t FACE_HEIGHT = 16;
+constexpr uint32_t FACE_WIDTH = 16;
+constexpr uint32_t TILE_HEIGHT = 32;
+constexpr uint32_t TILE_WIDTH = 32;
+constexpr uint32_t FACE_R_DIM = FACE_HEIGHT;
+constexpr uint32_t FACE_C_DIM = FACE_WIDTH;
+constexpr uint32_t TILE_R_DIM = TILE_HEIGHT;
+constexpr uint32_t TILE_C_DIM = TILE_WIDTH;
+constexpr uint32_t TILE_NUM_FACES = (TILE_R_DIM * TILE_C_DIM) / (FACE_R_DIM * FACE_C_DIM);
 }  // namespace ckernel
 
 using namespace ckernel;
