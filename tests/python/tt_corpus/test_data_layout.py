@@ -830,3 +830,148 @@ def test_transpose_wh_sharded_rows(device, shape, cores):
                                          _height_sharded(W, H, cores))
     ttnn.generic_op([src, dst], _transpose_wh_sharded_rm_program(src, dst))
     np.testing.assert_array_equal(ttnn.to_numpy(dst), np.swapaxes(ttnn.to_numpy(src), -1, -2))
+
+
+def _transpose_hc_sharded_args(src, special):
+    """The per-core runtime args of TransposeHCShardedProgramFactory (transpose_hc_sharded_program_factory.cpp):
+    get_runtime_args_hc_rm_sharded (each core gathers its output sticks one by one from the shards,
+    given the grid's NoC x and y coordinates), or, in the special case, ..._special_case: the shard cores
+    each core reads from, at which stick offset, with the sticks split between reader and writer."""
+    N, C, H, W = src.shape
+    spec = src.memory_config().shard_spec
+    shard_h = spec.shape[0]
+    stick = W * 2
+    device = src.device()
+    cores = _cores_of(spec.grid)
+    grid_x = max(c.x for c in cores) + 1
+    grid_y = max(c.y for c in cores) + 1
+    args = []
+    if not special:
+        x_map = [device.worker_core_from_logical_core(ttnn.CoreCoord(i, 0)).x for i in range(grid_x)]
+        y_map = [device.worker_core_from_logical_core(ttnn.CoreCoord(0, i)).y for i in range(grid_y)]
+        c = h = n = read = 0
+        for _ in cores:
+            args.append(([shard_h, read, c, h, n] + x_map + y_map, None))
+            for _ in range(shard_h):
+                c, read = c + 1, read + H
+                if c == C:
+                    h, c = h + 1, 0
+                    if h == H:
+                        n, h, read = n + 1, 0, read - H + 1
+                    else:
+                        read = read - C * H + 1
+        return args
+    h_blocks = max(shard_h // H, 1)
+    c_blocks = shard_h // C if shard_h > C else 1
+    c = h = read = 0
+    for _ in cores:
+        stick_ids = []
+        for _ in range(shard_h):
+            stick_ids.append(read)
+            c, read = c + 1, read + H
+            if c == C:
+                h, c = h + 1, 0
+                if h == H:
+                    h, read = 0, read - H + 1
+                else:
+                    read = read - C * H + 1
+        shard_ids, offsets, xs, ys = [], [], [], []
+        for stick_id in stick_ids:
+            shard_id = stick_id // shard_h
+            outer, inner = shard_id // grid_x, shard_id % grid_x
+            if inner < grid_x and outer < grid_y:
+                at = device.worker_core_from_logical_core(ttnn.CoreCoord(inner, outer))
+                shard_ids.append(shard_id)
+                offsets.append((stick_id - shard_id * shard_h) * stick)
+                xs.append(at.x)
+                ys.append(at.y)
+        reader_sticks = writer_sticks = writer_read = writer_write = 0
+        reader_c_blocks, writer_c_blocks = c_blocks, 0
+        cores_read = len(shard_ids)
+        stride = offsets[1] - offsets[0] if len(offsets) > 1 else 0
+        if h_blocks == 1:
+            repeat = next((k for k in range(1, len(shard_ids)) if shard_ids[k] == shard_ids[0]), None)
+            if repeat is not None:
+                cores_read, stride = repeat, offsets[repeat] - offsets[0]
+            per_core = shard_h // cores_read
+            reader_sticks = per_core
+            if per_core > 2:  # split between the two processors
+                reader_sticks = per_core // 2
+                writer_sticks = per_core - reader_sticks
+                writer_read = reader_sticks * stride
+                writer_write = writer_read * cores_read
+            picks = range(cores_read)
+        else:
+            cores_read = len(set(shard_ids))
+            stride = offsets[1] - offsets[0]
+            per_core = shard_h // cores_read // c_blocks
+            reader_sticks = writer_sticks = per_core
+            if c_blocks > 2:
+                reader_c_blocks = c_blocks // 2
+                writer_c_blocks = c_blocks - reader_c_blocks
+                writer_read = reader_c_blocks * stick
+                writer_write = reader_c_blocks * cores_read * per_core * stick
+            picks = [k * per_core for k in range(cores_read)]
+        tables = [offsets[k] for k in picks] + [xs[k] for k in picks] + [ys[k] for k in picks]
+        single = int(h_blocks == 1)
+        args.append(([single, reader_c_blocks, reader_sticks, cores_read, stride] + tables,
+                     [single, writer_c_blocks, writer_sticks, cores_read, stride, writer_read, writer_write] + tables))
+    return args
+
+
+def _transpose_hc_sharded_program(src, dst):
+    """TransposeHCShardedProgramFactory::create (a Program of CreateKernel calls, expressed here as the
+    ProgramDescriptor it amounts to), ROW_MAJOR orientation: input and output shards back c_0 and c_16;
+    in the special case (shard height, C and H dividing one another, a shard no taller than C x H) the
+    reader and writer (USE_SPECIAL_CASE) copy runs of sticks from a list of shard cores, else the
+    reader alone gathers every output stick."""
+    N, C, H, W = src.shape
+    spec = src.memory_config().shard_spec
+    shard_h = spec.shape[0]
+    stick = W * 2
+    special = ((shard_h % H == 0 or H % shard_h == 0) and (shard_h % C == 0 or C % shard_h == 0)
+               and (C % H == 0 or H % C == 0) and shard_h <= C * H)
+    cores = _cores_of(spec.grid)
+    grid_x, grid_y = max(c.x for c in cores) + 1, max(c.y for c in cores) + 1
+    cbs = [ttnn.CBDescriptor(total_size=shard_h * stick, core_ranges=spec.grid,
+                             format_descriptors=[ttnn.CBFormatDescriptor(0, src.dtype, stick)], buffer=src),
+           ttnn.CBDescriptor(total_size=shard_h * stick, core_ranges=spec.grid,
+                             format_descriptors=[ttnn.CBFormatDescriptor(16, dst.dtype, stick)], buffer=dst)]
+    reader_args, writer_args = ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
+    for core, (reader, writer) in zip(cores, _transpose_hc_sharded_args(src, special)):
+        reader_args[core.x][core.y] = reader
+        if writer is not None:
+            writer_args[core.x][core.y] = writer
+    if special:
+        reader_ct, defines = [0, 16, stick], [("USE_SPECIAL_CASE", "1")]
+    else:
+        reader_ct, defines = [0, 16, N, H, C, stick, 1, grid_x, grid_y], []
+    kernels = [ttnn.KernelDescriptor(kernel_source=TRANSPOSE + "dataflow/reader_unary_transpose_hc_sharded_rm.cpp",
+                                     core_ranges=spec.grid, compile_time_args=reader_ct, defines=defines,
+                                     runtime_args=reader_args, config=ttnn.ReaderConfigDescriptor())]
+    if special:
+        kernels.append(ttnn.KernelDescriptor(
+            kernel_source=TRANSPOSE + "dataflow/writer_unary_transpose_hc_sharded_rm.cpp", core_ranges=spec.grid,
+            compile_time_args=[0, 16, stick], runtime_args=writer_args, config=ttnn.WriterConfigDescriptor()))
+    return special, ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs)
+
+
+@pytest.mark.parametrize("shape, shard_h, special", [
+    ((1, 3, 4, 16), 4, False), ((1, 2, 8, 16), 8, True), ((2, 4, 2, 16), 8, True), ((1, 2, 16, 16), 8, True)],
+    ids=["general", "one_h_block", "h_blocks", "split"])
+def test_transpose_hc_sharded_rows(device, shape, shard_h, special):
+    """ttnn.transpose(1, 2) of a row-major bf16 N x C x H x W tensor height-sharded over a row of cores,
+    into a tensor sharded alike: the general path (3 x 4 sticks over 3 cores), and the special case
+    with one H block per shard, several H blocks per shard, and a shard whose sticks the reader and
+    writer split. Exact."""
+    values = _values(shape, 20)
+    N, C, H, W = shape
+    cores = N * C * H // shard_h
+    src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.ROW_MAJOR_LAYOUT, device=device,
+                          memory_config=_height_sharded(shard_h, W, cores))
+    dst = ttnn.allocate_tensor_on_device(ttnn.Shape((N, H, C, W)), ttnn.bfloat16, ttnn.ROW_MAJOR_LAYOUT, device,
+                                         _height_sharded(shard_h, W, cores))
+    built, program = _transpose_hc_sharded_program(src, dst)
+    assert built == special
+    ttnn.generic_op([src, dst], program)
+    np.testing.assert_array_equal(ttnn.to_numpy(dst), np.swapaxes(ttnn.to_numpy(src), 1, 2))
