@@ -372,9 +372,33 @@ void check_named_arg_words(const Field& f, const KernelDescriptor& k) {
   }
 }
 
+// A Metal 2.0 kernel's tensor bindings: [{"name": accessor name, "tensor": io tensor}], names
+// identifiers and each once; each adds a base-address word to the kernel's common runtime args.
+std::vector<std::pair<std::string, std::string>> read_tensor_bindings(const Field& f, const KernelDescriptor& k,
+                                                                      const ProgramDescriptor& program) {
+  if (!k.runtime_arguments_schema)
+    f.refuse("tensor:: names are Metal 2.0's; the kernel needs a runtime_arguments_schema too");
+  std::vector<std::pair<std::string, std::string>> bindings;
+  for (const Field& item : f.items()) {
+    item.object({"name", "tensor"});
+    const Field name_field = item.at("name");
+    const std::string name = name_field.name();
+    name_field.identifier_key(name);
+    for (const auto& [seen, tensor] : bindings)
+      if (seen == name) name_field.refuse("{} is bound twice (each becomes tensor::{})", in_quotes(name), name);
+    bindings.emplace_back(name, read_tensor_name(item.at("tensor"), program));
+  }
+  const size_t words = k.common_runtime_args.size() + bindings.size();
+  if (words > kMaxRtArgsPerCore)
+    f.refuse("{} common_runtime_args words and {} tensor address words are {}, over the {} a kernel takes",
+             k.common_runtime_args.size(), bindings.size(), words, kMaxRtArgsPerCore);
+  return bindings;
+}
+
 KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
   f.object({"kernel_source", "core_ranges", "config", "compile_time_args", "named_compile_time_args", "defines",
-            "runtime_args", "common_runtime_args", "runtime_arguments_schema", "dataflow_buffer_bindings"});
+            "runtime_args", "common_runtime_args", "runtime_arguments_schema", "dataflow_buffer_bindings",
+            "tensor_bindings", "semaphore_bindings"});
   KernelDescriptor k;
   k.kernel_source = f.at("kernel_source").text();
   k.source_path = read_source(f.at("kernel_source"), program);
@@ -406,7 +430,33 @@ KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
       k.dataflow_buffer_bindings.emplace_back(name, id.u32_below(emu::kMaxCbId));
     }
   }
+  if (const auto tensors = f.find("tensor_bindings")) k.tensor_bindings = read_tensor_bindings(*tensors, k, program);
+  if (const auto semaphores = f.find("semaphore_bindings")) {
+    if (!k.runtime_arguments_schema)
+      semaphores->refuse("sem:: names are Metal 2.0's; the kernel needs a runtime_arguments_schema too");
+    for (const auto& [name, id] : semaphores->members()) {
+      id.identifier_key(name);
+      k.semaphore_bindings.emplace_back(name, id.u32_below(emu::kSemaphoresPerCore));
+    }
+  }
   return k;
+}
+
+// Each semaphore a kernel names is one of the program's on every core the kernel runs on.
+void check_semaphore_bindings(const Field& f, const KernelDescriptor& k, const ProgramDescriptor& program) {
+  if (k.semaphore_bindings.empty()) return;
+  const Field bindings = f.at("semaphore_bindings");
+  for (const auto& [name, id] : k.semaphore_bindings) {
+    for (const emu::CoreCoord core : cores_of(k.core_ranges)) {
+      const bool there = std::any_of(program.semaphores.begin(), program.semaphores.end(), [&](const SemaphoreDescriptor& s) {
+        if (s.id != id) return false;
+        const std::vector<emu::CoreCoord> cores = cores_of(s.core_ranges);
+        return std::find(cores.begin(), cores.end(), core) != cores.end();
+      });
+      if (!there)
+        bindings.at(name).refuse("semaphore {} is not one of the program's semaphores on core {}", id, emu::core_name(core));
+    }
+  }
 }
 
 // ---- CBs and semaphores ----
@@ -481,6 +531,7 @@ ProgramDescriptor read_program(const Field& root, const KernelRootOption& kernel
     for (const Field& cb : cbs->items()) p.cbs.push_back(read_cb(cb, p));
   if (const auto semaphores = root.find("semaphores"))
     for (const Field& semaphore : semaphores->items()) p.semaphores.push_back(read_semaphore(semaphore));
+  for (size_t i = 0; i < kernels.size(); ++i) check_semaphore_bindings(kernels[i], p.kernels[i], p);
   return p;
 }
 
