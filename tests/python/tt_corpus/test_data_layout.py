@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import ditmk.ttnn as ttnn
+from ditmk.ttnn import experimental
 from corpus import assert_close
 
 pytestmark = pytest.mark.tt_corpus
@@ -11,9 +12,6 @@ pytestmark = pytest.mark.tt_corpus
 COPY = "ttnn/cpp/ttnn/operations/data_movement/copy/device/kernels/"
 TILIZE = "ttnn/cpp/ttnn/operations/data_movement/tilize/device/kernels/"
 UNTILIZE = "ttnn/cpp/ttnn/operations/data_movement/untilize/device/kernels/"
-METAL2 = ("a Metal 2.0 kernel: it reads args::, tensor:: and dfb:: bindings through experimental/kernel_args.h and "
-          "the headers tt-metal's JIT generates for ProgramSpec kernels (kernel_args_generated.h, "
-          "kernel_bindings_generated.h); ditmk has neither, and generic_op's ProgramDescriptor cannot carry them")
 
 
 def _values(shape, seed):
@@ -124,12 +122,12 @@ def test_copy_tiles_bf16_to_fp32(device):
     np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src).astype(np.float32))
 
 
-@pytest.mark.xfail(strict=True, reason="reader_unary_stick_layout_split_rows_singlecore.cpp is " + METAL2)
 def test_tilize_single_core(device):
     """TilizeSingleCoreProgramFactory (tilize_single_core_program_factory.cpp): rows of a row-major
     tensor read 32 at a time into c_0, tilize.cpp's fast tilize into c_16, tiles written out. The
-    reader takes its args by name (args::num_sticks, ...), which a ProgramDescriptor cannot give: it is
-    launched without them and does not build. (tilize.cpp itself runs unchanged: test_layout_kernels.cpp.)"""
+    reader is a Metal 2.0 kernel (args::num_sticks, tensor::src, dfb::in), bound as the ProgramSpec
+    binds it through ditmk.ttnn.experimental: tile_height a named compile-time arg, the rest named
+    runtime args in the kernel's order."""
     values = _values((64, 128), 4)
     src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.ROW_MAJOR_LAYOUT, device=device,
                           memory_config=ttnn.DRAM_MEMORY_CONFIG)
@@ -138,10 +136,19 @@ def test_tilize_single_core(device):
     core = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(0, 0))])
     blocks, block = 2, 4
     reader_args, writer_args = ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
+    row_bytes = values.shape[1] * 2
+    # num_sticks, num_tiles_per_block, block_width_size, num_full_blocks_in_row, start_stick_id
+    reader_args[0][0] = [values.shape[0], block, row_bytes, 1, 0]
     writer_args[0][0] = [dst.buffer_address(), blocks * block, 0]
+    reader = ttnn.KernelDescriptor(kernel_source=TILIZE + "dataflow/reader_unary_stick_layout_split_rows_singlecore.cpp",
+                                   core_ranges=core, named_compile_time_args=[("tile_height", 32)],
+                                   runtime_args=reader_args, config=ttnn.ReaderConfigDescriptor())  # fmt: skip
+    experimental.bind(reader, experimental.Metal2Bindings(
+        named_runtime_args=["num_sticks", "num_tiles_per_block", "block_width_size", "num_full_blocks_in_row",
+                            "start_stick_id"],
+        dataflow_buffers={"in": 0}, tensors=[("src", src)]))  # fmt: skip
     kernels = [
-        ttnn.KernelDescriptor(kernel_source=TILIZE + "dataflow/reader_unary_stick_layout_split_rows_singlecore.cpp",
-                              core_ranges=core, runtime_args=reader_args, config=ttnn.ReaderConfigDescriptor()),
+        reader,
         ttnn.KernelDescriptor(kernel_source=TILIZE + "compute/tilize.cpp", core_ranges=core,
                               compile_time_args=[0, 16, blocks, block], config=ttnn.ComputeConfigDescriptor()),
         ttnn.KernelDescriptor(kernel_source=COPY + "writer_unary_start_id.cpp", core_ranges=core,
@@ -153,13 +160,11 @@ def test_tilize_single_core(device):
     np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src))
 
 
-@pytest.mark.xfail(strict=True, reason="writer_unary_stick_layout_split_rows_single_core.cpp is " + METAL2)
 def test_untilize_single_core(device):
     """UntilizeSingleCoreProgramFactory (untilize_single_core_program_factory.cpp): tiles read into c_0
     (reader_unary_start_id.cpp), untilize.cpp's fast untilize into c_16 (32 rows of 4 tiles per block),
-    rows written out by the split-rows writer, which takes its args by name (args::tile_height, ...): a
-    ProgramDescriptor cannot give them, so it is launched without them and does not build. (untilize.cpp
-    itself runs unchanged: test_layout_kernels.cpp.)"""
+    rows written out by the split-rows writer, a Metal 2.0 kernel whose args are all named compile-time
+    args (args::tile_height, ...), with tensor::dst and dfb::out, bound through ditmk.ttnn.experimental."""
     values = _values((64, 128), 5)
     src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,
                           memory_config=ttnn.DRAM_MEMORY_CONFIG)
@@ -167,18 +172,23 @@ def test_untilize_single_core(device):
                                          ttnn.DRAM_MEMORY_CONFIG)
     core = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(0, 0))])
     blocks, block = 2, 4
-    reader_args, writer_args = ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
+    reader_args = ttnn.RuntimeArgs()
     reader_args[0][0] = [src.buffer_address(), blocks * block, 0]
-    writer_args[0][0] = [dst.buffer_address()]
+    writer = ttnn.KernelDescriptor(
+        kernel_source=UNTILIZE + "dataflow/writer_unary_stick_layout_split_rows_single_core.cpp", core_ranges=core,
+        named_compile_time_args=[("tile_height", 32), ("num_blocks_across_height", blocks),
+                                 ("num_output_columns_of_blocks", 1), ("num_blocks_per_output_column_row", 1),
+                                 ("num_tiles_per_output_block", block),
+                                 ("output_single_block_width_size", values.shape[1] * 2)],
+        config=ttnn.WriterConfigDescriptor())  # fmt: skip
+    experimental.bind(writer, experimental.Metal2Bindings(dataflow_buffers={"out": 16}, tensors=[("dst", dst)]))
     kernels = [
         ttnn.KernelDescriptor(kernel_source=UNTILIZE + "dataflow/reader_unary_start_id.cpp", core_ranges=core,
                               compile_time_args=[0] + ttnn.TensorAccessorArgs(src).get_compile_time_args(),
                               runtime_args=reader_args, config=ttnn.ReaderConfigDescriptor()),
         ttnn.KernelDescriptor(kernel_source=UNTILIZE + "compute/untilize.cpp", core_ranges=core,
                               compile_time_args=[blocks, block, 0, 16], config=ttnn.ComputeConfigDescriptor()),
-        ttnn.KernelDescriptor(kernel_source=UNTILIZE + "dataflow/writer_unary_stick_layout_split_rows_single_core.cpp",
-                              core_ranges=core, runtime_args=writer_args,
-                              config=ttnn.WriterConfigDescriptor()),
+        writer,
     ]
     cbs = [_cb(0, ttnn.bfloat16, 2048, block, core), _cb(16, ttnn.bfloat16, 2048, block, core)]
     ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs))
