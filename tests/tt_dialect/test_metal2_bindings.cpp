@@ -8,6 +8,7 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/dialect/jit_defines.hpp"
+#include "ditmk/tt/dialect/kernel_compiler.hpp"
 #include "tt_dialect/descriptor_in_dir.hpp"
 
 namespace ditmk::testing {
@@ -49,6 +50,30 @@ TEST(Metal2Bindings, HeaderIsTheGeneratedTokens) {
   // the common varargs start past the named common args and one address word per tensor binding
   const std::string args = kernel_args_header_text({.named_common_runtime_args = {"scale"}}, {}, 2);
   EXPECT_NE(args.find("get_common_arg_val<uint32_t>(3 + idx)"), std::string::npos) << args;
+}
+
+// The bindings are part of the generated text, so of the cache key: a kernel bound otherwise is
+// another object, and the first binding again is the first object.
+TEST(Metal2Bindings, BindingsArePartOfTheKernelCacheKey) {
+  TempDir dir;
+  tt::dialect::KernelCompiler compiler(dir.path());
+  tt::dialect::KernelBuild build;
+  build.source = std::filesystem::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/compile_kernels/minimal.cpp";
+  build.source_name = "minimal.cpp";
+  build.runtime_arguments_schema = tt::dialect::RuntimeArgsSchema{};
+  build.bindings.dataflow_buffers = {{"in0", 0}};
+  compiler.load(build);
+  tt::dialect::KernelBuild rebound = build;
+  rebound.bindings.dataflow_buffers = {{"in0", 1}};
+  compiler.load(rebound);
+  tt::dialect::KernelBuild with_semaphore = build;
+  with_semaphore.bindings.semaphores = {{"ready", 1}};
+  compiler.load(with_semaphore);
+  EXPECT_EQ(compiler.stats().compiled, 3u);
+  tt::dialect::KernelCompiler again(dir.path());
+  again.load(build);
+  EXPECT_EQ(again.stats().compiled, 0u);
+  EXPECT_EQ(again.stats().cache_hits, 1u);
 }
 
 ordered_json one_core() { return ordered_json::array({{{"start", {0, 0}}, {"end", {0, 0}}}}); }
@@ -128,6 +153,13 @@ TEST(Metal2Bindings, BadBindingsAreOneLineNamingTheField) {
                       "core"),
             std::string::npos)
       << refusal(no_semaphore);
+
+  ordered_json no_cb = program();
+  no_cb["kernels"][0]["dataflow_buffer_bindings"]["row"] = 4;
+  EXPECT_NE(refusal(no_cb).find("kernels[0].dataflow_buffer_bindings.row: CB 4 is not one of the program's cbs on "
+                                "core"),
+            std::string::npos)
+      << refusal(no_cb);
 
   ordered_json misspelt = program();
   misspelt["kernels"][0]["tensor_bindings"][0]["buffer"] = "src";

@@ -442,6 +442,24 @@ KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
   return k;
 }
 
+// Each dataflow buffer a kernel names is a CB of the program on every core the kernel runs on.
+void check_dataflow_buffer_bindings(const Field& f, const KernelDescriptor& k, const ProgramDescriptor& program) {
+  if (k.dataflow_buffer_bindings.empty()) return;
+  const Field bindings = f.at("dataflow_buffer_bindings");
+  for (const auto& [name, id] : k.dataflow_buffer_bindings) {
+    for (const emu::CoreCoord core : cores_of(k.core_ranges)) {
+      const bool there = std::any_of(program.cbs.begin(), program.cbs.end(), [&](const CBDescriptor& cb) {
+        const bool has_id = std::any_of(cb.format_descriptors.begin(), cb.format_descriptors.end(),
+                                        [&](const CBFormatDescriptor& format) { return format.buffer_index == id; });
+        if (!has_id) return false;
+        const std::vector<emu::CoreCoord> cores = cores_of(cb.core_ranges);
+        return std::find(cores.begin(), cores.end(), core) != cores.end();
+      });
+      if (!there) bindings.at(name).refuse("CB {} is not one of the program's cbs on core {}", id, emu::core_name(core));
+    }
+  }
+}
+
 // Each semaphore a kernel names is one of the program's on every core the kernel runs on.
 void check_semaphore_bindings(const Field& f, const KernelDescriptor& k, const ProgramDescriptor& program) {
   if (k.semaphore_bindings.empty()) return;
@@ -531,7 +549,10 @@ ProgramDescriptor read_program(const Field& root, const KernelRootOption& kernel
     for (const Field& cb : cbs->items()) p.cbs.push_back(read_cb(cb, p));
   if (const auto semaphores = root.find("semaphores"))
     for (const Field& semaphore : semaphores->items()) p.semaphores.push_back(read_semaphore(semaphore));
-  for (size_t i = 0; i < kernels.size(); ++i) check_semaphore_bindings(kernels[i], p.kernels[i], p);
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    check_dataflow_buffer_bindings(kernels[i], p.kernels[i], p);
+    check_semaphore_bindings(kernels[i], p.kernels[i], p);
+  }
   return p;
 }
 
