@@ -12,6 +12,7 @@ pytestmark = pytest.mark.tt_corpus
 COPY = "ttnn/cpp/ttnn/operations/data_movement/copy/device/kernels/"
 TILIZE = "ttnn/cpp/ttnn/operations/data_movement/tilize/device/kernels/"
 UNTILIZE = "ttnn/cpp/ttnn/operations/data_movement/untilize/device/kernels/"
+METAL2_WRITER = "ttnn/cpp/ttnn/operations/eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id_metal2.cpp"
 
 
 def _values(shape, seed):
@@ -156,6 +157,75 @@ def test_tilize_single_core(device):
                               runtime_args=writer_args, config=ttnn.WriterConfigDescriptor()),
     ]
     cbs = [_cb(0, ttnn.bfloat16, 2048, block, core), _cb(16, ttnn.bfloat16, 2048, block, core)]
+    ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs))
+    np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src))
+
+
+def _split_blocks_for_tilize(cores, nblocks):
+    """ttnn::split_blocks_for_tilize: ceil(nblocks / cores) blocks on each full core, the remainder
+    on one last (cliff) core; -> (full cores, cliff cores, blocks per full core, blocks on the cliff)."""
+    per_core = -(-nblocks // len(cores))
+    used = -(-nblocks // per_core)
+    cliff = nblocks % per_core
+    full = used - (1 if cliff else 0)
+    return cores[:full], cores[full:used], per_core, cliff
+
+
+def _core_set(cores):
+    return ttnn.CoreRangeSet([ttnn.CoreRange(c, c) for c in cores])
+
+
+def test_tilize_multi_core(device):
+    """The Metal 2.0 multi-core interleaved tilize factory (tilize_multi_core_interleaved_program_factory.cpp
+    as a ProgramSpec): tile rows (blocks) split over a one-row sub-grid by split_blocks_for_tilize, the
+    last core a cliff with fewer; every kernel Metal 2.0 (the multicore split-rows reader,
+    kernel/compute/tilize_metal2.cpp per core group with its block counts as named compile-time args,
+    eltwise's metal2 writer), bound through ditmk.ttnn.experimental."""
+    values = _values((7 * 32, 64), 6)
+    src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.ROW_MAJOR_LAYOUT, device=device,
+                          memory_config=ttnn.DRAM_MEMORY_CONFIG)
+    dst = ttnn.allocate_tensor_on_device(ttnn.Shape(values.shape), ttnn.bfloat16, ttnn.TILE_LAYOUT, device,
+                                         ttnn.DRAM_MEMORY_CONFIG)
+    nblocks, ntiles_per_block, row_bytes = values.shape[0] // 32, values.shape[1] // 32, values.shape[1] * 2
+    grid = [ttnn.CoreCoord(x, 0) for x in range(4)]
+    full, cliff, per_core, per_cliff = _split_blocks_for_tilize(grid, nblocks)
+    assert (len(full), len(cliff), per_core, per_cliff) == (3, 1, 2, 1)
+    reader_args, writer_args = ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
+    tile_start, page_start = 0, 0
+    for core in full + cliff:
+        blocks = per_core if core in full else per_cliff
+        # num_rows, num_tiles_per_block, block_width_size, num_full_blocks_in_row, start_page_id
+        reader_args[core.x][core.y] = [blocks * 32, ntiles_per_block, row_bytes, 1, page_start]
+        writer_args[core.x][core.y] = [ntiles_per_block * blocks, tile_start]  # num_pages, start_id
+        tile_start += ntiles_per_block * blocks
+        page_start += 32 * blocks
+    all_cores = _core_set(full + cliff)
+    reader = experimental.bind(
+        ttnn.KernelDescriptor(kernel_source=TILIZE + "dataflow/reader_unary_stick_layout_split_rows_multicore.cpp",
+                              core_ranges=all_cores,
+                              named_compile_time_args=[("tile_height", 32), ("num_pages_in_row", 1),
+                                                       ("size_of_valid_data_in_last_page_in_row", row_bytes)],
+                              runtime_args=reader_args, config=ttnn.ReaderConfigDescriptor()),
+        experimental.Metal2Bindings(named_runtime_args=["num_rows", "num_tiles_per_block", "block_width_size",
+                                                        "num_full_blocks_in_row", "start_page_id"],
+                                    dataflow_buffers={"in": 0}, tensors=[("src", src)]))  # fmt: skip
+    writer = experimental.bind(
+        ttnn.KernelDescriptor(kernel_source=METAL2_WRITER, core_ranges=all_cores, runtime_args=writer_args,
+                              config=ttnn.WriterConfigDescriptor()),
+        experimental.Metal2Bindings(named_runtime_args=["num_pages", "start_id"], dataflow_buffers={"out": 16},
+                                    tensors=[("dst", dst)]))  # fmt: skip
+    kernels = [reader, writer]
+    for cores, blocks in ((full, per_core), (cliff, per_cliff)):
+        if cores:
+            kernels.append(experimental.bind(
+                ttnn.KernelDescriptor(kernel_source="ttnn/cpp/ttnn/kernel/compute/tilize_metal2.cpp",
+                                      core_ranges=_core_set(cores),
+                                      named_compile_time_args=[("per_core_block_cnt", blocks),
+                                                               ("per_core_block_tile_cnt", ntiles_per_block)],
+                                      config=ttnn.ComputeConfigDescriptor()),
+                experimental.Metal2Bindings(dataflow_buffers={"in": 0, "out": 16})))  # fmt: skip
+    cbs = [_cb(0, ttnn.bfloat16, 2048, ntiles_per_block, all_cores),
+           _cb(16, ttnn.bfloat16, 2048, ntiles_per_block, all_cores)]  # fmt: skip
     ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs))
     np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src))
 
