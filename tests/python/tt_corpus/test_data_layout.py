@@ -263,3 +263,58 @@ def test_untilize_single_core(device):
     cbs = [_cb(0, ttnn.bfloat16, 2048, block, core), _cb(16, ttnn.bfloat16, 2048, block, core)]
     ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs))
     np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src))
+
+
+def test_untilize_multi_core(device):
+    """The Metal 2.0 multi-core interleaved untilize: tile rows (blocks) split over a one-row sub-grid
+    (split_blocks_for_tilize, a cliff core last); every kernel Metal 2.0, bound through
+    ditmk.ttnn.experimental: reader_unary_start_id_metal2.cpp (args::num_tiles, start_id; dfb::in,
+    tensor::src), untilize_variable_num_blocks_metal2.cpp over every core (its block count a named
+    runtime arg, dfb::src and dfb::out on the same CBs as the reader's and writer's), and the multi-core
+    split-rows writer (its layout as named compile-time args, its block range as runtime args)."""
+    values = _values((5 * 32, 96), 7)
+    src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,
+                          memory_config=ttnn.DRAM_MEMORY_CONFIG)
+    dst = ttnn.allocate_tensor_on_device(ttnn.Shape(values.shape), ttnn.bfloat16, ttnn.ROW_MAJOR_LAYOUT, device,
+                                         ttnn.DRAM_MEMORY_CONFIG)
+    nblocks, wt, width = values.shape[0] // 32, values.shape[1] // 32, values.shape[1]
+    full, cliff, per_core, per_cliff = _split_blocks_for_tilize([ttnn.CoreCoord(x, 0) for x in range(4)], nblocks)
+    assert (len(full), len(cliff), per_core, per_cliff) == (2, 1, 2, 1)
+    reader_args, compute_args, writer_args = ttnn.RuntimeArgs(), ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
+    block = 0
+    for core in full + cliff:
+        blocks = per_core if core in full else per_cliff
+        reader_args[core.x][core.y] = [blocks * wt, block * wt]  # num_tiles, start_id
+        compute_args[core.x][core.y] = [blocks]  # per_core_block_cnt
+        # num_input_blocks_to_process, height_wise_input_block_start_index, num_unpadded_cols_per_input_block,
+        # width_wise_output_block_start_index, num_cols_already_processed_in_first_output_block
+        writer_args[core.x][core.y] = [blocks, block, width, 0, 0]
+        block += blocks
+    all_cores = _core_set(full + cliff)
+    reader = experimental.bind(
+        ttnn.KernelDescriptor(kernel_source=UNTILIZE + "dataflow/reader_unary_start_id_metal2.cpp",
+                              core_ranges=all_cores, runtime_args=reader_args, config=ttnn.ReaderConfigDescriptor()),
+        experimental.Metal2Bindings(named_runtime_args=["num_tiles", "start_id"], dataflow_buffers={"in": 0},
+                                    tensors=[("src", src)]))  # fmt: skip
+    compute = experimental.bind(
+        ttnn.KernelDescriptor(kernel_source=UNTILIZE + "compute/untilize_variable_num_blocks_metal2.cpp",
+                              core_ranges=all_cores, named_compile_time_args=[("per_core_block_tile_cnt", wt)],
+                              runtime_args=compute_args, config=ttnn.ComputeConfigDescriptor()),
+        experimental.Metal2Bindings(named_runtime_args=["per_core_block_cnt"],
+                                    dataflow_buffers={"src": 0, "out": 16}))  # fmt: skip
+    writer = experimental.bind(
+        ttnn.KernelDescriptor(
+            kernel_source=UNTILIZE + "dataflow/writer_unary_stick_layout_split_rows_multi_core.cpp",
+            core_ranges=all_cores,
+            named_compile_time_args=[("tile_height", 32), ("num_tiles_per_input_block", wt),
+                                     ("num_output_blocks_across_width", 1), ("output_element_size", 2),
+                                     ("num_cols_per_input_block", width), ("num_cols_per_output_block", width)],
+            runtime_args=writer_args, config=ttnn.WriterConfigDescriptor()),
+        experimental.Metal2Bindings(
+            named_runtime_args=["num_input_blocks_to_process", "height_wise_input_block_start_index",
+                                "num_unpadded_cols_per_input_block", "width_wise_output_block_start_index",
+                                "num_cols_already_processed_in_first_output_block"],
+            dataflow_buffers={"out": 16}, tensors=[("dst", dst)]))  # fmt: skip
+    cbs = [_cb(0, ttnn.bfloat16, 2048, wt, all_cores), _cb(16, ttnn.bfloat16, 2048, wt, all_cores)]
+    ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=[reader, compute, writer], semaphores=[], cbs=cbs))
+    np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src))
