@@ -25,11 +25,12 @@ from ._tensor import Tensor
 
 class Metal2Bindings:
     """What a Metal 2.0 kernel names: its runtime args (args::), dataflow buffers (dfb::<name> -> CB
-    index), tensors (tensor::<name>, in the order the factory binds them) and semaphores
-    (sem::<name> -> semaphore id)."""
+    index), tensors (tensor::<name>, in the order the factory binds them), tensor sequences
+    (tensor::<sequence>, a tuple of some of those tensors: {"inputs": ["in0", "in1"]}, as
+    KernelAdvancedOptions::tensor_binding_sequences) and semaphores (sem::<name> -> semaphore id)."""
 
     def __init__(self, named_runtime_args=(), named_common_runtime_args=(), dataflow_buffers=None, tensors=(),
-                 semaphores=None):
+                 semaphores=None, tensor_sequences=None):
         self.named_runtime_args = [str(n) for n in named_runtime_args]
         self.named_common_runtime_args = [str(n) for n in named_common_runtime_args]
         self.dataflow_buffers = {str(n): int(i) for n, i in dict(dataflow_buffers or {}).items()}
@@ -39,6 +40,8 @@ class Metal2Bindings:
                 raise TypeError(f"Metal2Bindings: tensors[{i}] must be a (name, ttnn.Tensor) pair, not {item!r}")
             self.tensors.append((str(item[0]), item[1]))
         self.semaphores = {str(n): int(i) for n, i in dict(semaphores or {}).items()}
+        self.tensor_sequences = {str(n): [str(m) for m in members]
+                                 for n, members in dict(tensor_sequences or {}).items()}
 
     def _json(self, what, io_names):
         out = {"runtime_arguments_schema": {"named_runtime_args": self.named_runtime_args,
@@ -50,6 +53,8 @@ class Metal2Bindings:
                 if tensor._name not in io_names:
                     raise ValueError(f"{what}: Metal2Bindings tensor {name!r} is not one of generic_op's io_tensors")
             out["tensor_bindings"] = [{"name": name, "tensor": tensor._name} for name, tensor in self.tensors]
+        if self.tensor_sequences:
+            out["tensor_binding_sequences"] = {n: list(m) for n, m in self.tensor_sequences.items()}
         if self.semaphores:
             out["semaphore_bindings"] = dict(self.semaphores)
         return out

@@ -395,10 +395,35 @@ std::vector<std::pair<std::string, std::string>> read_tensor_bindings(const Fiel
   return bindings;
 }
 
+// {"inputs": ["in0", "in1"]}: each sequence an identifier that is not a binding's name (nor its
+// `<name>_t` alias), its members the kernel's tensor bindings, each at most once.
+std::vector<std::pair<std::string, std::vector<std::string>>> read_tensor_binding_sequences(const Field& f,
+                                                                                          const KernelDescriptor& k) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> sequences;
+  for (const auto& [name, members] : f.members()) {
+    members.identifier_key(name);
+    for (const auto& [binding, tensor] : k.tensor_bindings)
+      if (name == binding || name == binding + "_t")
+        members.refuse("{} is also the name of tensor::{} (a binding or its type)", in_quotes(name), name);
+    std::vector<std::string> names;
+    for (const Field& member : members.items()) {
+      const std::string binding = member.name();
+      const bool bound = std::any_of(k.tensor_bindings.begin(), k.tensor_bindings.end(),
+                                     [&](const auto& b) { return b.first == binding; });
+      if (!bound) member.refuse("{} is not one of the kernel's tensor_bindings", in_quotes(binding));
+      if (std::find(names.begin(), names.end(), binding) != names.end())
+        member.refuse("{} is in the sequence twice", in_quotes(binding));
+      names.push_back(binding);
+    }
+    sequences.emplace_back(name, names);
+  }
+  return sequences;
+}
+
 KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
   f.object({"kernel_source", "core_ranges", "config", "compile_time_args", "named_compile_time_args", "defines",
             "runtime_args", "common_runtime_args", "runtime_arguments_schema", "dataflow_buffer_bindings",
-            "tensor_bindings", "semaphore_bindings"});
+            "tensor_bindings", "tensor_binding_sequences", "semaphore_bindings"});
   KernelDescriptor k;
   k.kernel_source = f.at("kernel_source").text();
   k.source_path = read_source(f.at("kernel_source"), program);
@@ -431,6 +456,8 @@ KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
     }
   }
   if (const auto tensors = f.find("tensor_bindings")) k.tensor_bindings = read_tensor_bindings(*tensors, k, program);
+  if (const auto sequences = f.find("tensor_binding_sequences"))
+    k.tensor_binding_sequences = read_tensor_binding_sequences(*sequences, k);
   if (const auto semaphores = f.find("semaphore_bindings")) {
     if (!k.runtime_arguments_schema)
       semaphores->refuse("sem:: names are Metal 2.0's; the kernel needs a runtime_arguments_schema too");

@@ -237,6 +237,7 @@ std::string kernel_bindings_header_text(const KernelBindings& bindings, const st
   if (!bindings.dataflow_buffers.empty()) text += "#include \"api/dataflow/dataflow_buffer.h\"\n";
   if (!bindings.semaphores.empty()) text += "#include \"api/dataflow/semaphore_binding_token.h\"\n";
   if (!bindings.tensors.empty()) text += "#include \"api/tensor/tensor_binding_token.h\"\n";
+  if (!bindings.tensor_sequences.empty()) text += "#include <tuple>\n";
   if (!bindings.dataflow_buffers.empty()) {
     std::vector<std::pair<std::string, uint32_t>> sorted = bindings.dataflow_buffers;
     std::sort(sorted.begin(), sorted.end());
@@ -265,6 +266,12 @@ std::string kernel_bindings_header_text(const KernelBindings& bindings, const st
       text += fmt::format("using {}_t = ::tensor_accessor::TensorBindingToken<{}u, {}u>;\n", t.name, t.cta_offset,
                           t.addr_crta_offset);
       text += fmt::format("constexpr {}_t {}{{{}}};\n", t.name, t.name, llk_metadata_text(t.format));
+    }
+    // A sequence: the tuple of its members' tokens, in its order (make_tensor_accessors takes it).
+    for (const auto& [name, members] : bindings.tensor_sequences) {
+      std::vector<std::string> types;
+      for (const std::string& member : members) types.push_back(member + "_t");
+      text += fmt::format("constexpr std::tuple<{}> {}{{{}}};\n", fmt::join(types, ", "), name, fmt::join(members, ", "));
     }
     text += "}  // namespace tensor\n";
   }

@@ -118,6 +118,7 @@ struct TensorBindingSlot {
 struct KernelBindings {
   std::vector<std::pair<std::string, uint32_t>> dataflow_buffers;
   std::vector<TensorBindingSlot> tensors;
+  std::vector<std::pair<std::string, std::vector<std::string>>> tensor_sequences;  // tuples of tensors, by name
   std::vector<std::pair<std::string, uint32_t>> semaphores;
 };
 
@@ -125,7 +126,8 @@ struct KernelBindings {
 //   namespace dfb    { constexpr DFBBindingToken in0{0, ::binding_details::LLKMetadata{...}}; }
 //   namespace sem    { constexpr SemaphoreBindingToken ready{1u, SemScope::LOCAL_NONATOMIC}; }
 //   namespace tensor { using src_t = ::tensor_accessor::TensorBindingToken<0u, 4u>;
-//                      constexpr src_t src{::binding_details::LLKMetadata{...}}; }
+//                      constexpr src_t src{::binding_details::LLKMetadata{...}};
+//                      constexpr std::tuple<a_t, b_t> inputs{a, b}; }
 // dfb and sem sorted by name, tensors in declaration order. A dataflow buffer whose CB has no entry in
 // `cb_formats` gets the id-only token. Empty when there are no bindings.
 std::string kernel_bindings_header_text(const KernelBindings& bindings, const std::vector<JitCbFormat>& cb_formats,
