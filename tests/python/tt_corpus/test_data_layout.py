@@ -12,6 +12,7 @@ pytestmark = pytest.mark.tt_corpus
 COPY = "ttnn/cpp/ttnn/operations/data_movement/copy/device/kernels/"
 TILIZE = "ttnn/cpp/ttnn/operations/data_movement/tilize/device/kernels/"
 UNTILIZE = "ttnn/cpp/ttnn/operations/data_movement/untilize/device/kernels/"
+CONCAT = "ttnn/cpp/ttnn/operations/data_movement/concat/device/kernels/"
 METAL2_WRITER = "ttnn/cpp/ttnn/operations/eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id_metal2.cpp"
 
 
@@ -318,3 +319,76 @@ def test_untilize_multi_core(device):
     cbs = [_cb(0, ttnn.bfloat16, 2048, wt, all_cores), _cb(16, ttnn.bfloat16, 2048, wt, all_cores)]
     ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=[reader, compute, writer], semaphores=[], cbs=cbs))
     np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src))
+
+
+def _concat_tiles(device, inputs, dim):
+    """ConcatDeviceOperation's interleaved program as its ProgramSpec builds it
+    (concat_program_factory.cpp), tile layout: output pages split over the whole grid by
+    split_work_to_cores and walked column by column; each core reads its pages round-robin over the
+    inputs' blocks with reader_concat_interleaved_start_id.cpp (tensor::in0.., the sequence
+    tensor::inputs, args::num_tiles / start_tensor / start_tensor_id and the varargs
+    num_pages_per_block[N], page_id_per_tensor[N]) into one DFB that eltwise's metal2 writer drains."""
+    shapes = [t.shape for t in inputs]
+    out_shape = list(shapes[0])
+    out_shape[dim] = sum(sh[dim] for sh in shapes)
+    dst = ttnn.allocate_tensor_on_device(ttnn.Shape(out_shape), ttnn.bfloat16, ttnn.TILE_LAYOUT, device,
+                                         ttnn.DRAM_MEMORY_CONFIG)
+    num_dims = len(out_shape)
+    scale = 32 if dim >= num_dims - 2 else 1
+    accum = 1
+    for d in range(dim + 1, num_dims):
+        accum *= out_shape[d]
+    accum //= 1024 if dim < num_dims - 2 else (32 if dim == num_dims - 2 else 1)
+    per_block = [accum * (sh[dim] // scale) for sh in shapes]
+    out_per_block = sum(per_block)
+    num_pages = (out_shape[-2] // 32) * (out_shape[-1] // 32)
+    grid = device.compute_with_storage_grid_size()
+    num_cores, all_cores, group_1, _, per_1, per_2 = ttnn.split_work_to_cores(grid, num_pages)
+    reader_args, writer_args = ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
+    written = 0
+    for i, core in enumerate(_grid_to_cores(num_cores, grid.x, grid.y)):
+        pages = per_1 if i < group_1.num_cores() else per_2
+        block, within = divmod(written, out_per_block)
+        start_tensor, start_id, page_ids = 0, 0, []
+        for j, n in enumerate(per_block):
+            page_id = block * n
+            if within:
+                if within >= n:
+                    page_id += n
+                    within -= n
+                    start_tensor = j + 1
+                else:
+                    page_id += within
+                    start_tensor, start_id, within = j, within, 0
+            page_ids.append(page_id)
+        reader_args[core.x][core.y] = [pages, start_tensor, start_id] + per_block + page_ids
+        writer_args[core.x][core.y] = [pages, written]
+        written += pages
+    names = [f"in{i}" for i in range(len(inputs))]
+    reader = experimental.bind(
+        ttnn.KernelDescriptor(kernel_source=CONCAT + "dataflow/reader_concat_interleaved_start_id.cpp",
+                              core_ranges=all_cores, runtime_args=reader_args, config=ttnn.ReaderConfigDescriptor()),
+        experimental.Metal2Bindings(named_runtime_args=["num_tiles", "start_tensor", "start_tensor_id"],
+                                    dataflow_buffers={"in": 0}, tensors=list(zip(names, inputs)),
+                                    tensor_sequences={"inputs": names}))  # fmt: skip
+    writer = experimental.bind(
+        ttnn.KernelDescriptor(kernel_source=METAL2_WRITER, core_ranges=all_cores, runtime_args=writer_args,
+                              config=ttnn.WriterConfigDescriptor()),
+        experimental.Metal2Bindings(named_runtime_args=["num_pages", "start_id"], dataflow_buffers={"out": 0},
+                                    tensors=[("dst", dst)]))  # fmt: skip
+    cbs = [_cb(0, ttnn.bfloat16, 2048, 2, all_cores)]
+    return ttnn.generic_op(inputs + [dst], ttnn.ProgramDescriptor(kernels=[reader, writer], semaphores=[], cbs=cbs))
+
+
+@pytest.mark.xfail(strict=True, raises=RuntimeError,
+                   reason="the reader's concat_reader_common.hpp includes internal/risc_attribs.h, a hardware-layer "
+                          "header ditmk's device headers do not provide")
+@pytest.mark.parametrize("dim, shapes", [(1, [(64, 64), (64, 96)]), (0, [(64, 64), (32, 64), (96, 64)])],
+                         ids=["width", "height_three"])
+def test_concat_tiles(device, dim, shapes):
+    values = [_values(shape, 8 + i) for i, shape in enumerate(shapes)]
+    inputs = [ttnn.from_torch(v, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,
+                              memory_config=ttnn.DRAM_MEMORY_CONFIG) for v in values]  # fmt: skip
+    out = _concat_tiles(device, inputs, dim)
+    want = np.concatenate([ttnn.to_numpy(t) for t in inputs], axis=dim)
+    np.testing.assert_array_equal(ttnn.to_numpy(out), want)
