@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "ditmk/core/error.hpp"
+#include "ditmk/tt/dialect/descriptor_json.hpp"
 #include "ditmk/tt/dialect/jit_defines.hpp"
 #include "ditmk/tt/dialect/kernel_compiler.hpp"
 #include "tt_dialect/descriptor_in_dir.hpp"
@@ -132,6 +133,20 @@ TEST(Metal2Bindings, AKernelReadsEveryBindingBack) {
   // scale, common vararg 0, positional compile-time arg 0, dfb::row's entry size and id, sem::ready
   const int32_t expected[] = {17, 201, 99, 64, 3, 42};
   for (int i = 0; i < 6; ++i) EXPECT_EQ(out.data<int32_t>()[16 + i], expected[i]) << "row 1 word " << i;
+}
+
+// descriptor_json writes every binding back as parse_descriptor reads it.
+TEST(Metal2Bindings, BindingsSurviveAWriteAndARead) {
+  TempDir dir;
+  const tt::dialect::ProgramDescriptor read = tt::dialect::parse_descriptor(program(), dir.path() / "program.json");
+  const nlohmann::ordered_json written = tt::dialect::descriptor_json(read);
+  const ordered_json& kernel = written["kernels"][0];
+  EXPECT_EQ(kernel["tensor_bindings"], program()["kernels"][0]["tensor_bindings"]);
+  EXPECT_EQ(kernel["tensor_binding_sequences"], program()["kernels"][0]["tensor_binding_sequences"]);
+  EXPECT_EQ(kernel["semaphore_bindings"], program()["kernels"][0]["semaphore_bindings"]);
+  EXPECT_EQ(kernel["dataflow_buffer_bindings"], program()["kernels"][0]["dataflow_buffer_bindings"]);
+  const tt::dialect::ProgramDescriptor again = tt::dialect::parse_descriptor(written, dir.path() / "program.json");
+  EXPECT_EQ(tt::dialect::descriptor_json(again), written);
 }
 
 TEST(Metal2Bindings, BadBindingsAreOneLineNamingTheField) {
