@@ -33,8 +33,9 @@ NAMED_ARGS = ['-DKERNEL_COMPILE_TIME_ARG_MAP={"n",0}', "-DKERNEL_COMPILE_TIME_AR
 
 def ditmk_side(include: Path) -> Side:
     def public(rel: str) -> bool:
-        # ditmk/ and ditmk_*.h are the dialect's own plumbing (the ABI, the kernel prelude).
-        return not (rel.startswith("ditmk/") or rel.startswith("ditmk_"))
+        # ditmk/ and ditmk_*.h are the dialect's own plumbing (the ABI, the kernel prelude); internal/
+        # is tt-metal's own non-public folder, whose stand-ins are as internal here.
+        return not (rel.startswith("ditmk/") or rel.startswith("ditmk_") or rel.startswith("internal/"))
 
     return Side(
         name="ditmk",

@@ -145,10 +145,11 @@ TEST(JitEnvironment, KernelArgsHeaderIsTheGeneratedArgsNamespace) {
   EXPECT_NE(bare.find("get_arg_val<uint32_t>(0 + idx)"), std::string::npos) << bare;
 }
 
-TEST(JitEnvironment, KernelBindingsHeaderIsTheDataflowBufferIdsSortedByName) {
-  EXPECT_EQ(kernel_bindings_header_text({}), "");
-  const std::string text = kernel_bindings_header_text({{"out0", 16}, {"in0", 0}});
-  EXPECT_NE(text.find("namespace dfb {\nconstexpr uint16_t in0 = 0;\nconstexpr uint16_t out0 = 16;\n}"),
+TEST(JitEnvironment, KernelBindingsHeaderIsTheDataflowBufferTokensSortedByName) {
+  EXPECT_EQ(kernel_bindings_header_text({}, {}, false), "");
+  const std::string text =
+      kernel_bindings_header_text({.dataflow_buffers = {{"out0", 16}, {"in0", 0}}}, {}, false);
+  EXPECT_NE(text.find("namespace dfb {\nconstexpr DFBBindingToken in0{0};\nconstexpr DFBBindingToken out0{16};\n}"),
             std::string::npos)
       << text;
 }

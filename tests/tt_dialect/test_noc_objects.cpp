@@ -148,6 +148,29 @@ TEST(NocObjects, SemaphoresPassValuesBetweenCores) {
   EXPECT_TRUE(run.report.clean()) << first_fault(run);
 }
 
+// async_write_zeros zeroes exactly the bytes it is given, at the destination's offset, in local L1.
+TEST(NocObjects, WriteZerosClearsTheGivenBytesOfLocalL1) {
+  TempDir dir;
+  const ordered_json program = {
+      {"tensors",
+       {{{"name", "out"}, {"memory", "dram_interleaved"}, {"layout", "row_major"}, {"data_format", "uint32"},
+         {"shape", {1, 16}}, {"output", "out.npy"}}}},
+      {"kernels",
+       {{{"kernel_source", noc_kernel("write_zeros.cpp")},
+         {"core_ranges", cores(0, 0)},
+         {"config", {{"type", "reader"}}},
+         {"compile_time_args", {{{"tensor_accessor_args", "out"}}}},
+         {"runtime_args", {{{"core", {0, 0}}, {"args", {{{"address_of", "out"}}}}}}}}}},
+      {"cbs",
+       {{{"total_size", 64},
+         {"core_ranges", cores(0, 0)},
+         {"format_descriptors", {{{"buffer_index", 0}, {"data_format", "uint32"}, {"page_size", 64}}}}}}}};
+  const tt::dialect::DescriptorRun run = run_in(dir, program, "unused.npy", Tensor(DType::I32, {1}));
+  ASSERT_TRUE(run.report.clean()) << first_fault(run);
+  const Tensor out = io::read_npy(dir / "out.npy");
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(out.data<int32_t>()[i], i >= 4 && i < 12 ? 0 : -1) << "word " << i;
+}
+
 class NocUnmodelled : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
 
 TEST_P(NocUnmodelled, FaultsNamingTheCall) {
@@ -170,7 +193,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(std::pair<std::string, std::string>{"INLINE_DW_WRITE", "not modelled: Noc::inline_dw_write"},
                       std::pair<std::string, std::string>{"READ_WITH_STATE_FIRST",
                                                           "noc_async_read_with_state before its read_set_state"},
-                      std::pair<std::string, std::string>{"WRITE_ZEROS", "not modelled: Noc::async_write_zeros"}),
+                      std::pair<std::string, std::string>{"WRITE_ZEROS_DRAM_BARRIER",
+                                                          "not modelled: Noc::write_zeros_dram_barrier"}),
     [](const auto& info) { return info.param.first; });
 
 // The descriptor's expansion, word by word (api/tensor/tensor_accessor_args.h's layout).

@@ -10,6 +10,7 @@
 Names, argument names and defaults follow ttnn's; docs/python.md lists what differs. Anything ttnn
 has that is not here raises one error naming it.
 """
+from . import experimental
 from ._cores import CoreCoord, CoreRange, CoreRangeSet, num_cores_to_corerangeset, split_work_to_cores
 from ._device import CloseDevice, CreateDevice, Device, close_device, open_device
 from ._errors import KernelFault

@@ -147,6 +147,7 @@ class KernelDescriptor:
         self.runtime_args = _runtime_args_of(runtime_args, "KernelDescriptor")
         self.common_runtime_args = list(common_runtime_args or [])
         self.config = config if config is not None else DataMovementConfigDescriptor()
+        self.metal2 = None  # ditmk: experimental.Metal2Bindings of a Metal 2.0 kernel (experimental.bind)
         if opt_level is not None:
             raise not_modelled("KernelDescriptor(opt_level=...)", "kernels build with one optimisation level")
 
@@ -248,6 +249,7 @@ def program_json(program, tensors, kernel_cache):
     if not isinstance(program, ProgramDescriptor):
         raise TypeError(f"generic_op takes a ttnn.ProgramDescriptor, not {type(program).__name__}")
     kernels = []
+    io_names = {t["name"] for t in tensors}
     for i, k in enumerate(program.kernels):
         what = f"kernels[{i}]"
         entry = {"kernel_source": source_file(k, i, kernel_cache), "core_ranges": _ranges_json(k.core_ranges, what),
@@ -261,6 +263,8 @@ def program_json(program, tensors, kernel_cache):
             entry["runtime_args"] = args
         if k.common_runtime_args:
             entry["common_runtime_args"] = _u32_list(k.common_runtime_args, what)
+        if k.metal2 is not None:
+            entry.update(k.metal2._json(what, io_names))
         kernels.append(entry)
     cbs = []
     for i, cb in enumerate(program.cbs):

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import ditmk.ttnn as ttnn
+from ditmk.ttnn import experimental
 from corpus import assert_close
 
 pytestmark = pytest.mark.tt_corpus
@@ -11,9 +12,8 @@ pytestmark = pytest.mark.tt_corpus
 COPY = "ttnn/cpp/ttnn/operations/data_movement/copy/device/kernels/"
 TILIZE = "ttnn/cpp/ttnn/operations/data_movement/tilize/device/kernels/"
 UNTILIZE = "ttnn/cpp/ttnn/operations/data_movement/untilize/device/kernels/"
-METAL2 = ("a Metal 2.0 kernel: it reads args::, tensor:: and dfb:: bindings through experimental/kernel_args.h and "
-          "the headers tt-metal's JIT generates for ProgramSpec kernels (kernel_args_generated.h, "
-          "kernel_bindings_generated.h); ditmk has neither, and generic_op's ProgramDescriptor cannot carry them")
+CONCAT = "ttnn/cpp/ttnn/operations/data_movement/concat/device/kernels/"
+METAL2_WRITER = "ttnn/cpp/ttnn/operations/eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id_metal2.cpp"
 
 
 def _values(shape, seed):
@@ -160,12 +160,12 @@ def test_copy_tiles_bf16_to_fp32(device):
     np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src).astype(np.float32))
 
 
-@pytest.mark.xfail(strict=True, reason="reader_unary_stick_layout_split_rows_singlecore.cpp is " + METAL2)
 def test_tilize_single_core(device):
     """TilizeSingleCoreProgramFactory (tilize_single_core_program_factory.cpp): rows of a row-major
     tensor read 32 at a time into c_0, tilize.cpp's fast tilize into c_16, tiles written out. The
-    reader takes its args by name (args::num_sticks, ...), which a ProgramDescriptor cannot give: it is
-    launched without them and does not build. (tilize.cpp itself runs unchanged: test_layout_kernels.cpp.)"""
+    reader is a Metal 2.0 kernel (args::num_sticks, tensor::src, dfb::in), bound as the ProgramSpec
+    binds it through ditmk.ttnn.experimental: tile_height a named compile-time arg, the rest named
+    runtime args in the kernel's order."""
     values = _values((64, 128), 4)
     src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.ROW_MAJOR_LAYOUT, device=device,
                           memory_config=ttnn.DRAM_MEMORY_CONFIG)
@@ -174,10 +174,19 @@ def test_tilize_single_core(device):
     core = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(0, 0))])
     blocks, block = 2, 4
     reader_args, writer_args = ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
+    row_bytes = values.shape[1] * 2
+    # num_sticks, num_tiles_per_block, block_width_size, num_full_blocks_in_row, start_stick_id
+    reader_args[0][0] = [values.shape[0], block, row_bytes, 1, 0]
     writer_args[0][0] = [dst.buffer_address(), blocks * block, 0]
+    reader = ttnn.KernelDescriptor(kernel_source=TILIZE + "dataflow/reader_unary_stick_layout_split_rows_singlecore.cpp",
+                                   core_ranges=core, named_compile_time_args=[("tile_height", 32)],
+                                   runtime_args=reader_args, config=ttnn.ReaderConfigDescriptor())  # fmt: skip
+    experimental.bind(reader, experimental.Metal2Bindings(
+        named_runtime_args=["num_sticks", "num_tiles_per_block", "block_width_size", "num_full_blocks_in_row",
+                            "start_stick_id"],
+        dataflow_buffers={"in": 0}, tensors=[("src", src)]))  # fmt: skip
     kernels = [
-        ttnn.KernelDescriptor(kernel_source=TILIZE + "dataflow/reader_unary_stick_layout_split_rows_singlecore.cpp",
-                              core_ranges=core, runtime_args=reader_args, config=ttnn.ReaderConfigDescriptor()),
+        reader,
         ttnn.KernelDescriptor(kernel_source=TILIZE + "compute/tilize.cpp", core_ranges=core,
                               compile_time_args=[0, 16, blocks, block], config=ttnn.ComputeConfigDescriptor()),
         ttnn.KernelDescriptor(kernel_source=COPY + "writer_unary_start_id.cpp", core_ranges=core,
@@ -189,13 +198,80 @@ def test_tilize_single_core(device):
     np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src))
 
 
-@pytest.mark.xfail(strict=True, reason="writer_unary_stick_layout_split_rows_single_core.cpp is " + METAL2)
+def _split_blocks_for_tilize(cores, nblocks):
+    """ttnn::split_blocks_for_tilize: ceil(nblocks / cores) blocks on each full core, the remainder
+    on one last (cliff) core; -> (full cores, cliff cores, blocks per full core, blocks on the cliff)."""
+    per_core = -(-nblocks // len(cores))
+    used = -(-nblocks // per_core)
+    cliff = nblocks % per_core
+    full = used - (1 if cliff else 0)
+    return cores[:full], cores[full:used], per_core, cliff
+
+
+def _core_set(cores):
+    return ttnn.CoreRangeSet([ttnn.CoreRange(c, c) for c in cores])
+
+
+def test_tilize_multi_core(device):
+    """The Metal 2.0 multi-core interleaved tilize factory (tilize_multi_core_interleaved_program_factory.cpp
+    as a ProgramSpec): tile rows (blocks) split over a one-row sub-grid by split_blocks_for_tilize, the
+    last core a cliff with fewer; every kernel Metal 2.0 (the multicore split-rows reader,
+    kernel/compute/tilize_metal2.cpp per core group with its block counts as named compile-time args,
+    eltwise's metal2 writer), bound through ditmk.ttnn.experimental."""
+    values = _values((7 * 32, 64), 6)
+    src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.ROW_MAJOR_LAYOUT, device=device,
+                          memory_config=ttnn.DRAM_MEMORY_CONFIG)
+    dst = ttnn.allocate_tensor_on_device(ttnn.Shape(values.shape), ttnn.bfloat16, ttnn.TILE_LAYOUT, device,
+                                         ttnn.DRAM_MEMORY_CONFIG)
+    nblocks, ntiles_per_block, row_bytes = values.shape[0] // 32, values.shape[1] // 32, values.shape[1] * 2
+    grid = [ttnn.CoreCoord(x, 0) for x in range(4)]
+    full, cliff, per_core, per_cliff = _split_blocks_for_tilize(grid, nblocks)
+    assert (len(full), len(cliff), per_core, per_cliff) == (3, 1, 2, 1)
+    reader_args, writer_args = ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
+    tile_start, page_start = 0, 0
+    for core in full + cliff:
+        blocks = per_core if core in full else per_cliff
+        # num_rows, num_tiles_per_block, block_width_size, num_full_blocks_in_row, start_page_id
+        reader_args[core.x][core.y] = [blocks * 32, ntiles_per_block, row_bytes, 1, page_start]
+        writer_args[core.x][core.y] = [ntiles_per_block * blocks, tile_start]  # num_pages, start_id
+        tile_start += ntiles_per_block * blocks
+        page_start += 32 * blocks
+    all_cores = _core_set(full + cliff)
+    reader = experimental.bind(
+        ttnn.KernelDescriptor(kernel_source=TILIZE + "dataflow/reader_unary_stick_layout_split_rows_multicore.cpp",
+                              core_ranges=all_cores,
+                              named_compile_time_args=[("tile_height", 32), ("num_pages_in_row", 1),
+                                                       ("size_of_valid_data_in_last_page_in_row", row_bytes)],
+                              runtime_args=reader_args, config=ttnn.ReaderConfigDescriptor()),
+        experimental.Metal2Bindings(named_runtime_args=["num_rows", "num_tiles_per_block", "block_width_size",
+                                                        "num_full_blocks_in_row", "start_page_id"],
+                                    dataflow_buffers={"in": 0}, tensors=[("src", src)]))  # fmt: skip
+    writer = experimental.bind(
+        ttnn.KernelDescriptor(kernel_source=METAL2_WRITER, core_ranges=all_cores, runtime_args=writer_args,
+                              config=ttnn.WriterConfigDescriptor()),
+        experimental.Metal2Bindings(named_runtime_args=["num_pages", "start_id"], dataflow_buffers={"out": 16},
+                                    tensors=[("dst", dst)]))  # fmt: skip
+    kernels = [reader, writer]
+    for cores, blocks in ((full, per_core), (cliff, per_cliff)):
+        if cores:
+            kernels.append(experimental.bind(
+                ttnn.KernelDescriptor(kernel_source="ttnn/cpp/ttnn/kernel/compute/tilize_metal2.cpp",
+                                      core_ranges=_core_set(cores),
+                                      named_compile_time_args=[("per_core_block_cnt", blocks),
+                                                               ("per_core_block_tile_cnt", ntiles_per_block)],
+                                      config=ttnn.ComputeConfigDescriptor()),
+                experimental.Metal2Bindings(dataflow_buffers={"in": 0, "out": 16})))  # fmt: skip
+    cbs = [_cb(0, ttnn.bfloat16, 2048, ntiles_per_block, all_cores),
+           _cb(16, ttnn.bfloat16, 2048, ntiles_per_block, all_cores)]  # fmt: skip
+    ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs))
+    np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src))
+
+
 def test_untilize_single_core(device):
     """UntilizeSingleCoreProgramFactory (untilize_single_core_program_factory.cpp): tiles read into c_0
     (reader_unary_start_id.cpp), untilize.cpp's fast untilize into c_16 (32 rows of 4 tiles per block),
-    rows written out by the split-rows writer, which takes its args by name (args::tile_height, ...): a
-    ProgramDescriptor cannot give them, so it is launched without them and does not build. (untilize.cpp
-    itself runs unchanged: test_layout_kernels.cpp.)"""
+    rows written out by the split-rows writer, a Metal 2.0 kernel whose args are all named compile-time
+    args (args::tile_height, ...), with tensor::dst and dfb::out, bound through ditmk.ttnn.experimental."""
     values = _values((64, 128), 5)
     src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,
                           memory_config=ttnn.DRAM_MEMORY_CONFIG)
@@ -203,18 +279,23 @@ def test_untilize_single_core(device):
                                          ttnn.DRAM_MEMORY_CONFIG)
     core = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(0, 0))])
     blocks, block = 2, 4
-    reader_args, writer_args = ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
+    reader_args = ttnn.RuntimeArgs()
     reader_args[0][0] = [src.buffer_address(), blocks * block, 0]
-    writer_args[0][0] = [dst.buffer_address()]
+    writer = ttnn.KernelDescriptor(
+        kernel_source=UNTILIZE + "dataflow/writer_unary_stick_layout_split_rows_single_core.cpp", core_ranges=core,
+        named_compile_time_args=[("tile_height", 32), ("num_blocks_across_height", blocks),
+                                 ("num_output_columns_of_blocks", 1), ("num_blocks_per_output_column_row", 1),
+                                 ("num_tiles_per_output_block", block),
+                                 ("output_single_block_width_size", values.shape[1] * 2)],
+        config=ttnn.WriterConfigDescriptor())  # fmt: skip
+    experimental.bind(writer, experimental.Metal2Bindings(dataflow_buffers={"out": 16}, tensors=[("dst", dst)]))
     kernels = [
         ttnn.KernelDescriptor(kernel_source=UNTILIZE + "dataflow/reader_unary_start_id.cpp", core_ranges=core,
                               compile_time_args=[0] + ttnn.TensorAccessorArgs(src).get_compile_time_args(),
                               runtime_args=reader_args, config=ttnn.ReaderConfigDescriptor()),
         ttnn.KernelDescriptor(kernel_source=UNTILIZE + "compute/untilize.cpp", core_ranges=core,
                               compile_time_args=[blocks, block, 0, 16], config=ttnn.ComputeConfigDescriptor()),
-        ttnn.KernelDescriptor(kernel_source=UNTILIZE + "dataflow/writer_unary_stick_layout_split_rows_single_core.cpp",
-                              core_ranges=core, runtime_args=writer_args,
-                              config=ttnn.WriterConfigDescriptor()),
+        writer,
     ]
     cbs = [_cb(0, ttnn.bfloat16, 2048, block, core), _cb(16, ttnn.bfloat16, 2048, block, core)]
     ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs))
@@ -226,18 +307,12 @@ def test_untilize_single_core(device):
 CONCAT = "ttnn/cpp/ttnn/operations/data_movement/concat/device/kernels/"
 
 
-def _split_blocks_for_tilize(grid, nblocks):
-    """ttnn::split_blocks_for_tilize (work_split_tilize.hpp): ceil(nblocks / cores) blocks per core on
-    the first cores of the grid row by row, the last core (the cliff) taking what is left. Returns
-    the cores in the order the factory walks them and each one's block count."""
-    per_core = -(-nblocks // (grid.x * grid.y))
-    ncores = -(-nblocks // per_core)
-    cliff = nblocks % per_core
-    cores = [ttnn.CoreCoord(i % grid.x, i // grid.x) for i in range(ncores)]
-    counts = [per_core] * ncores
-    if cliff:
-        counts[-1] = cliff
-    return cores, counts
+def _tilize_bands(grid, nblocks):
+    """split_blocks_for_tilize over a whole grid, walked row by row: the cores in the order the factory
+    walks them and each one's block count (the cliff core last)."""
+    cores = [ttnn.CoreCoord(i % grid.x, i // grid.x) for i in range(grid.x * grid.y)]
+    full, cliff, per_core, per_cliff = _split_blocks_for_tilize(cores, nblocks)
+    return full + cliff, [per_core] * len(full) + [per_cliff] * len(cliff)
 
 
 def _concat_tiled_unaligned_program(inputs, logical_widths, output, fp32):
@@ -259,7 +334,7 @@ def _concat_tiled_unaligned_program(inputs, logical_widths, output, fp32):
     num_bands = int(np.prod(inputs[0].shape[:-1])) // 32
     tile_row_bytes, out_row_bytes = 32 * elem, out_wt * 32 * elem
     tail_bytes = out_row_bytes - sum(in_w_bytes)
-    cores, bands = _split_blocks_for_tilize(device.compute_with_storage_grid_size(), num_bands)
+    cores, bands = _tilize_bands(device.compute_with_storage_grid_size(), num_bands)
     all_cores = ttnn.CoreRangeSet([ttnn.CoreRange(c, c) for c in cores])
     cb_in, cb_rm, cb_asm, cb_out = 0, 1, 2, 16
     dtype = inputs[0].dtype
@@ -975,3 +1050,129 @@ def test_transpose_hc_sharded_rows(device, shape, shard_h, special):
     assert built == special
     ttnn.generic_op([src, dst], program)
     np.testing.assert_array_equal(ttnn.to_numpy(dst), np.swapaxes(ttnn.to_numpy(src), 1, 2))
+def test_untilize_multi_core(device):
+    """The Metal 2.0 multi-core interleaved untilize: tile rows (blocks) split over a one-row sub-grid
+    (split_blocks_for_tilize, a cliff core last); every kernel Metal 2.0, bound through
+    ditmk.ttnn.experimental: reader_unary_start_id_metal2.cpp (args::num_tiles, start_id; dfb::in,
+    tensor::src), untilize_variable_num_blocks_metal2.cpp over every core (its block count a named
+    runtime arg, dfb::src and dfb::out on the same CBs as the reader's and writer's), and the multi-core
+    split-rows writer (its layout as named compile-time args, its block range as runtime args)."""
+    values = _values((5 * 32, 96), 7)
+    src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,
+                          memory_config=ttnn.DRAM_MEMORY_CONFIG)
+    dst = ttnn.allocate_tensor_on_device(ttnn.Shape(values.shape), ttnn.bfloat16, ttnn.ROW_MAJOR_LAYOUT, device,
+                                         ttnn.DRAM_MEMORY_CONFIG)
+    nblocks, wt, width = values.shape[0] // 32, values.shape[1] // 32, values.shape[1]
+    full, cliff, per_core, per_cliff = _split_blocks_for_tilize([ttnn.CoreCoord(x, 0) for x in range(4)], nblocks)
+    assert (len(full), len(cliff), per_core, per_cliff) == (2, 1, 2, 1)
+    reader_args, compute_args, writer_args = ttnn.RuntimeArgs(), ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
+    block = 0
+    for core in full + cliff:
+        blocks = per_core if core in full else per_cliff
+        reader_args[core.x][core.y] = [blocks * wt, block * wt]  # num_tiles, start_id
+        compute_args[core.x][core.y] = [blocks]  # per_core_block_cnt
+        # num_input_blocks_to_process, height_wise_input_block_start_index, num_unpadded_cols_per_input_block,
+        # width_wise_output_block_start_index, num_cols_already_processed_in_first_output_block
+        writer_args[core.x][core.y] = [blocks, block, width, 0, 0]
+        block += blocks
+    all_cores = _core_set(full + cliff)
+    reader = experimental.bind(
+        ttnn.KernelDescriptor(kernel_source=UNTILIZE + "dataflow/reader_unary_start_id_metal2.cpp",
+                              core_ranges=all_cores, runtime_args=reader_args, config=ttnn.ReaderConfigDescriptor()),
+        experimental.Metal2Bindings(named_runtime_args=["num_tiles", "start_id"], dataflow_buffers={"in": 0},
+                                    tensors=[("src", src)]))  # fmt: skip
+    compute = experimental.bind(
+        ttnn.KernelDescriptor(kernel_source=UNTILIZE + "compute/untilize_variable_num_blocks_metal2.cpp",
+                              core_ranges=all_cores, named_compile_time_args=[("per_core_block_tile_cnt", wt)],
+                              runtime_args=compute_args, config=ttnn.ComputeConfigDescriptor()),
+        experimental.Metal2Bindings(named_runtime_args=["per_core_block_cnt"],
+                                    dataflow_buffers={"src": 0, "out": 16}))  # fmt: skip
+    writer = experimental.bind(
+        ttnn.KernelDescriptor(
+            kernel_source=UNTILIZE + "dataflow/writer_unary_stick_layout_split_rows_multi_core.cpp",
+            core_ranges=all_cores,
+            named_compile_time_args=[("tile_height", 32), ("num_tiles_per_input_block", wt),
+                                     ("num_output_blocks_across_width", 1), ("output_element_size", 2),
+                                     ("num_cols_per_input_block", width), ("num_cols_per_output_block", width)],
+            runtime_args=writer_args, config=ttnn.WriterConfigDescriptor()),
+        experimental.Metal2Bindings(
+            named_runtime_args=["num_input_blocks_to_process", "height_wise_input_block_start_index",
+                                "num_unpadded_cols_per_input_block", "width_wise_output_block_start_index",
+                                "num_cols_already_processed_in_first_output_block"],
+            dataflow_buffers={"out": 16}, tensors=[("dst", dst)]))  # fmt: skip
+    cbs = [_cb(0, ttnn.bfloat16, 2048, wt, all_cores), _cb(16, ttnn.bfloat16, 2048, wt, all_cores)]
+    ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=[reader, compute, writer], semaphores=[], cbs=cbs))
+    np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src))
+
+
+def _concat_tiles(device, inputs, dim):
+    """ConcatDeviceOperation's interleaved program as its ProgramSpec builds it
+    (concat_program_factory.cpp), tile layout: output pages split over the whole grid by
+    split_work_to_cores and walked column by column; each core reads its pages round-robin over the
+    inputs' blocks with reader_concat_interleaved_start_id.cpp (tensor::in0.., the sequence
+    tensor::inputs, args::num_tiles / start_tensor / start_tensor_id and the varargs
+    num_pages_per_block[N], page_id_per_tensor[N]) into one DFB that eltwise's metal2 writer drains."""
+    shapes = [t.shape for t in inputs]
+    out_shape = list(shapes[0])
+    out_shape[dim] = sum(sh[dim] for sh in shapes)
+    dst = ttnn.allocate_tensor_on_device(ttnn.Shape(out_shape), ttnn.bfloat16, ttnn.TILE_LAYOUT, device,
+                                         ttnn.DRAM_MEMORY_CONFIG)
+    num_dims = len(out_shape)
+    scale = 32 if dim >= num_dims - 2 else 1
+    accum = 1
+    for d in range(dim + 1, num_dims):
+        accum *= out_shape[d]
+    accum //= 1024 if dim < num_dims - 2 else (32 if dim == num_dims - 2 else 1)
+    per_block = [accum * (sh[dim] // scale) for sh in shapes]
+    out_per_block = sum(per_block)
+    num_pages = (out_shape[-2] // 32) * (out_shape[-1] // 32)
+    grid = device.compute_with_storage_grid_size()
+    num_cores, all_cores, group_1, _, per_1, per_2 = ttnn.split_work_to_cores(grid, num_pages)
+    reader_args, writer_args = ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
+    written = 0
+    for i, core in enumerate(_grid_to_cores(num_cores, grid.x, grid.y)):
+        pages = per_1 if i < group_1.num_cores() else per_2
+        block, within = divmod(written, out_per_block)
+        start_tensor, start_id, page_ids = 0, 0, []
+        for j, n in enumerate(per_block):
+            page_id = block * n
+            if within:
+                if within >= n:
+                    page_id += n
+                    within -= n
+                    start_tensor = j + 1
+                else:
+                    page_id += within
+                    start_tensor, start_id, within = j, within, 0
+            page_ids.append(page_id)
+        reader_args[core.x][core.y] = [pages, start_tensor, start_id] + per_block + page_ids
+        writer_args[core.x][core.y] = [pages, written]
+        written += pages
+    names = [f"in{i}" for i in range(len(inputs))]
+    reader = experimental.bind(
+        ttnn.KernelDescriptor(kernel_source=CONCAT + "dataflow/reader_concat_interleaved_start_id.cpp",
+                              core_ranges=all_cores, runtime_args=reader_args, config=ttnn.ReaderConfigDescriptor()),
+        experimental.Metal2Bindings(named_runtime_args=["num_tiles", "start_tensor", "start_tensor_id"],
+                                    dataflow_buffers={"in": 0}, tensors=list(zip(names, inputs)),
+                                    tensor_sequences={"inputs": names}))  # fmt: skip
+    writer = experimental.bind(
+        ttnn.KernelDescriptor(kernel_source=METAL2_WRITER, core_ranges=all_cores, runtime_args=writer_args,
+                              config=ttnn.WriterConfigDescriptor()),
+        experimental.Metal2Bindings(named_runtime_args=["num_pages", "start_id"], dataflow_buffers={"out": 0},
+                                    tensors=[("dst", dst)]))  # fmt: skip
+    cbs = [_cb(0, ttnn.bfloat16, 2048, 2, all_cores)]
+    return ttnn.generic_op(inputs + [dst], ttnn.ProgramDescriptor(kernels=[reader, writer], semaphores=[], cbs=cbs))
+
+
+@pytest.mark.xfail(strict=True, raises=RuntimeError,
+                   reason="the reader's concat_reader_common.hpp includes internal/risc_attribs.h, a hardware-layer "
+                          "header ditmk's device headers do not provide")
+@pytest.mark.parametrize("dim, shapes", [(1, [(64, 64), (64, 96)]), (0, [(64, 64), (32, 64), (96, 64)])],
+                         ids=["width", "height_three"])
+def test_concat_tiles(device, dim, shapes):
+    values = [_values(shape, 8 + i) for i, shape in enumerate(shapes)]
+    inputs = [ttnn.from_torch(v, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,
+                              memory_config=ttnn.DRAM_MEMORY_CONFIG) for v in values]  # fmt: skip
+    out = _concat_tiles(device, inputs, dim)
+    want = np.concatenate([ttnn.to_numpy(t) for t in inputs], axis=dim)
+    np.testing.assert_array_equal(ttnn.to_numpy(out), want)

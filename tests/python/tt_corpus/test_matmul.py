@@ -10,6 +10,7 @@ import pytest
 import torch
 
 import ditmk.ttnn as ttnn
+from ditmk.ttnn import experimental
 from corpus import assert_close
 
 pytestmark = pytest.mark.tt_corpus
@@ -523,12 +524,8 @@ def test_matmul_mcast_1d_in0(device, blocking):
 # MatmulMultiCoreProgramFactory (matmul_multicore_program_factory.cpp): the output tiles split over
 # the grid by split_work_to_cores (cores numbered down the columns), one output tile at a time.
 # ---------------------------------------------------------------------------------------------------
-METAL2_WRITER = (
-    "matmul's writer_unary_interleaved_start_id.cpp is a Metal 2.0 kernel: it reads get_arg(args::num_pages), "
-    "dfb::out and tensor::output from the kernel_args_generated.h that tt-metal's JIT writes only for "
-    "ProgramSpec launches (experimental/kernel_args.h); a generic_op ProgramDescriptor has no named runtime "
-    "args, DFB or tensor bindings to give it"
-)
+# Its writer (matmul's writer_unary_interleaved_start_id.cpp) is a Metal 2.0 kernel: get_arg(args::num_pages),
+# dfb::out and tensor::output, bound here as the ProgramSpec binds them (ditmk.ttnn.experimental).
 
 
 def matmul_multi_core(device, a_t, b_t, out_t, batch, Mt, Kt, Nt, bcast_batch):
@@ -542,7 +539,7 @@ def matmul_multi_core(device, a_t, b_t, out_t, batch, Mt, Kt, Nt, bcast_batch):
         tiles = tiles_1 if i < tiles_core_count(group_1) else tiles_2
         reader_rt[x][y] = [a_t.buffer_address(), b_t.buffer_address(), Mt, Kt, Nt, Mt * Kt, Kt * Nt, batch,
                            int(bcast_batch), written, tiles, Mt * Nt]  # fmt: skip
-        writer_rt[x][y] = [out_t.buffer_address(), tiles, written]
+        writer_rt[x][y] = [tiles, written]  # num_pages, start_id
         written += tiles
     tile = TILE_BYTES_BF16
     kernels = [
@@ -554,13 +551,15 @@ def matmul_multi_core(device, a_t, b_t, out_t, batch, Mt, Kt, Nt, bcast_batch):
             runtime_args=reader_rt,
             config=ttnn.ReaderConfigDescriptor(),
         ),
-        ttnn.KernelDescriptor(
-            kernel_source=f"{KERNELS}/dataflow/writer_unary_interleaved_start_id.cpp",
-            core_ranges=all_cores,
-            compile_time_args=accessor(out_t),
-            named_compile_time_args=[("cb_out", 16)],
-            runtime_args=writer_rt,
-            config=ttnn.WriterConfigDescriptor(),
+        experimental.bind(
+            ttnn.KernelDescriptor(
+                kernel_source=f"{KERNELS}/dataflow/writer_unary_interleaved_start_id.cpp",
+                core_ranges=all_cores,
+                runtime_args=writer_rt,
+                config=ttnn.WriterConfigDescriptor(),
+            ),
+            experimental.Metal2Bindings(named_runtime_args=["num_pages", "start_id"], dataflow_buffers={"out": 16},
+                                        tensors=[("output", out_t)]),  # fmt: skip
         ),
     ]
     for group, tiles in ((group_1, tiles_1), (group_2, tiles_2)):
@@ -583,7 +582,6 @@ def tiles_core_count(group):
     return group.num_cores() if group is not None else 0
 
 
-@pytest.mark.xfail(strict=True, reason=METAL2_WRITER)
 def test_matmul_multi_core(device):
     Mt, Kt, Nt = 2, 3, 4
     a, b = bf16_inputs(Mt * TILE, Kt * TILE, Nt * TILE, seed=3)

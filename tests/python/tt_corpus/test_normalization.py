@@ -19,9 +19,8 @@ TILE = 2 * 1024  # a bf16 tile's bytes
 # What the entries lack, read from the kernels' first build errors on ditmk's headers.
 METAL2 = ("0.81.1 creates these kernels through its ProgramSpec host API (Metal 2.0): they read "
           "get_arg(args::...), dfb::... and TensorAccessor(tensor::...), which a ProgramDescriptor "
-          "(ditmk.ttnn's generic_op, like 0.81.1's) cannot carry; ditmk's descriptor gives args:: and "
-          "dfb:: (runtime_arguments_schema, dataflow_buffer_bindings) but ditmk.ttnn has no fields for "
-          "them and tensor:: (api/tensor/tensor_binding_token.h) is not modelled")
+          "(ditmk.ttnn's generic_op, like 0.81.1's) cannot carry; these entries launch them without "
+          "their bindings, which ditmk.ttnn.experimental can give but which are not written out here yet")
 KERNEL_LIB = ("the reader and writer include ttnn/kernel/dataflow/moreh_common.hpp, which includes the "
               "hardware layer's noc/noc_parameters.h (not provided by ditmk); the compute kernel's "
               "ttnn/cpp/ttnn/kernel_lib helpers (reduce_helpers_compute.inl, eltwise chain) include SFPU "

@@ -11,7 +11,7 @@ void kernel_main() {
   noc.inline_dw_write(UnicastEndpoint{}, 1, {.noc_x = 0, .noc_y = 0, .addr = dfb.get_write_ptr()});
 #elif defined(READ_WITH_STATE_FIRST)
   noc.async_read_with_state(UnicastEndpoint{}, dfb, 16, {.noc_x = 0, .noc_y = 0, .addr = dfb.get_read_ptr()}, {});
-#elif defined(WRITE_ZEROS)
-  noc.async_write_zeros(dfb, 16);
+#elif defined(WRITE_ZEROS_DRAM_BARRIER)
+  noc.write_zeros_dram_barrier();
 #endif
 }

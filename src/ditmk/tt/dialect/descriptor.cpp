@@ -372,9 +372,58 @@ void check_named_arg_words(const Field& f, const KernelDescriptor& k) {
   }
 }
 
+// A Metal 2.0 kernel's tensor bindings: [{"name": accessor name, "tensor": io tensor}], names
+// identifiers and each once; each adds a base-address word to the kernel's common runtime args.
+std::vector<std::pair<std::string, std::string>> read_tensor_bindings(const Field& f, const KernelDescriptor& k,
+                                                                      const ProgramDescriptor& program) {
+  if (!k.runtime_arguments_schema)
+    f.refuse("tensor:: names are Metal 2.0's; the kernel needs a runtime_arguments_schema too");
+  std::vector<std::pair<std::string, std::string>> bindings;
+  for (const Field& item : f.items()) {
+    item.object({"name", "tensor"});
+    const Field name_field = item.at("name");
+    const std::string name = name_field.name();
+    name_field.identifier_key(name);
+    for (const auto& [seen, tensor] : bindings)
+      if (seen == name) name_field.refuse("{} is bound twice (each becomes tensor::{})", in_quotes(name), name);
+    bindings.emplace_back(name, read_tensor_name(item.at("tensor"), program));
+  }
+  const size_t words = k.common_runtime_args.size() + bindings.size();
+  if (words > kMaxRtArgsPerCore)
+    f.refuse("{} common_runtime_args words and {} tensor address words are {}, over the {} a kernel takes",
+             k.common_runtime_args.size(), bindings.size(), words, kMaxRtArgsPerCore);
+  return bindings;
+}
+
+// {"inputs": ["in0", "in1"]}: each sequence an identifier that is not a binding's name (nor its
+// `<name>_t` alias), its members the kernel's tensor bindings, each at most once.
+std::vector<std::pair<std::string, std::vector<std::string>>> read_tensor_binding_sequences(const Field& f,
+                                                                                          const KernelDescriptor& k) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> sequences;
+  for (const auto& [name, members] : f.members()) {
+    members.identifier_key(name);
+    for (const auto& [binding, tensor] : k.tensor_bindings)
+      if (name == binding || name == binding + "_t")
+        members.refuse("{} is also the name of tensor::{} (a binding or its type)", in_quotes(name), name);
+    std::vector<std::string> names;
+    for (const Field& member : members.items()) {
+      const std::string binding = member.name();
+      const bool bound = std::any_of(k.tensor_bindings.begin(), k.tensor_bindings.end(),
+                                     [&](const auto& b) { return b.first == binding; });
+      if (!bound) member.refuse("{} is not one of the kernel's tensor_bindings", in_quotes(binding));
+      if (std::find(names.begin(), names.end(), binding) != names.end())
+        member.refuse("{} is in the sequence twice", in_quotes(binding));
+      names.push_back(binding);
+    }
+    sequences.emplace_back(name, names);
+  }
+  return sequences;
+}
+
 KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
   f.object({"kernel_source", "core_ranges", "config", "compile_time_args", "named_compile_time_args", "defines",
-            "runtime_args", "common_runtime_args", "runtime_arguments_schema", "dataflow_buffer_bindings"});
+            "runtime_args", "common_runtime_args", "runtime_arguments_schema", "dataflow_buffer_bindings",
+            "tensor_bindings", "tensor_binding_sequences", "semaphore_bindings"});
   KernelDescriptor k;
   k.kernel_source = f.at("kernel_source").text();
   k.source_path = read_source(f.at("kernel_source"), program);
@@ -406,7 +455,53 @@ KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
       k.dataflow_buffer_bindings.emplace_back(name, id.u32_below(emu::kMaxCbId));
     }
   }
+  if (const auto tensors = f.find("tensor_bindings")) k.tensor_bindings = read_tensor_bindings(*tensors, k, program);
+  if (const auto sequences = f.find("tensor_binding_sequences"))
+    k.tensor_binding_sequences = read_tensor_binding_sequences(*sequences, k);
+  if (const auto semaphores = f.find("semaphore_bindings")) {
+    if (!k.runtime_arguments_schema)
+      semaphores->refuse("sem:: names are Metal 2.0's; the kernel needs a runtime_arguments_schema too");
+    for (const auto& [name, id] : semaphores->members()) {
+      id.identifier_key(name);
+      k.semaphore_bindings.emplace_back(name, id.u32_below(emu::kSemaphoresPerCore));
+    }
+  }
   return k;
+}
+
+// Each dataflow buffer a kernel names is a CB of the program on every core the kernel runs on.
+void check_dataflow_buffer_bindings(const Field& f, const KernelDescriptor& k, const ProgramDescriptor& program) {
+  if (k.dataflow_buffer_bindings.empty()) return;
+  const Field bindings = f.at("dataflow_buffer_bindings");
+  for (const auto& [name, id] : k.dataflow_buffer_bindings) {
+    for (const emu::CoreCoord core : cores_of(k.core_ranges)) {
+      const bool there = std::any_of(program.cbs.begin(), program.cbs.end(), [&](const CBDescriptor& cb) {
+        const bool has_id = std::any_of(cb.format_descriptors.begin(), cb.format_descriptors.end(),
+                                        [&](const CBFormatDescriptor& format) { return format.buffer_index == id; });
+        if (!has_id) return false;
+        const std::vector<emu::CoreCoord> cores = cores_of(cb.core_ranges);
+        return std::find(cores.begin(), cores.end(), core) != cores.end();
+      });
+      if (!there) bindings.at(name).refuse("CB {} is not one of the program's cbs on core {}", id, emu::core_name(core));
+    }
+  }
+}
+
+// Each semaphore a kernel names is one of the program's on every core the kernel runs on.
+void check_semaphore_bindings(const Field& f, const KernelDescriptor& k, const ProgramDescriptor& program) {
+  if (k.semaphore_bindings.empty()) return;
+  const Field bindings = f.at("semaphore_bindings");
+  for (const auto& [name, id] : k.semaphore_bindings) {
+    for (const emu::CoreCoord core : cores_of(k.core_ranges)) {
+      const bool there = std::any_of(program.semaphores.begin(), program.semaphores.end(), [&](const SemaphoreDescriptor& s) {
+        if (s.id != id) return false;
+        const std::vector<emu::CoreCoord> cores = cores_of(s.core_ranges);
+        return std::find(cores.begin(), cores.end(), core) != cores.end();
+      });
+      if (!there)
+        bindings.at(name).refuse("semaphore {} is not one of the program's semaphores on core {}", id, emu::core_name(core));
+    }
+  }
 }
 
 // ---- CBs and semaphores ----
@@ -481,6 +576,10 @@ ProgramDescriptor read_program(const Field& root, const KernelRootOption& kernel
     for (const Field& cb : cbs->items()) p.cbs.push_back(read_cb(cb, p));
   if (const auto semaphores = root.find("semaphores"))
     for (const Field& semaphore : semaphores->items()) p.semaphores.push_back(read_semaphore(semaphore));
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    check_dataflow_buffer_bindings(kernels[i], p.kernels[i], p);
+    check_semaphore_bindings(kernels[i], p.kernels[i], p);
+  }
   return p;
 }
 

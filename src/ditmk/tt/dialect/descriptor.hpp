@@ -89,6 +89,15 @@ struct KernelDescriptor {
   std::optional<RuntimeArgsSchema> runtime_arguments_schema;
   // Metal 2.0 only: the dataflow buffers it names, dfb::<name> -> CB id, in descriptor order.
   std::vector<std::pair<std::string, uint32_t>> dataflow_buffer_bindings;
+  // Metal 2.0 only: the io tensors it names, tensor::<name> -> tensor, in declaration order (the
+  // order of their accessor words among the compile-time args and of their address words among the
+  // common runtime args, after the named ones).
+  std::vector<std::pair<std::string, std::string>> tensor_bindings;
+  // Metal 2.0 only: tensor::<sequence>, a tuple of some of its tensor bindings in the order given
+  // (KernelAdvancedOptions::tensor_binding_sequences), in descriptor order.
+  std::vector<std::pair<std::string, std::vector<std::string>>> tensor_binding_sequences;
+  // Metal 2.0 only: the semaphores it names, sem::<name> -> semaphore id, in descriptor order.
+  std::vector<std::pair<std::string, uint32_t>> semaphore_bindings;
 };
 
 struct CBFormatDescriptor {

@@ -35,12 +35,44 @@ std::vector<uint32_t> resolve(const ProgramDescriptor& d, const std::vector<ArgV
   return out;
 }
 
+// Metal 2.0's layout of a kernel's tensor bindings, as tt-metal's ProgramSpec resolves it: each
+// binding's accessor words follow the positional compile-time args, binding after binding; its base
+// address is one common runtime arg, binding after binding, right after the named common args.
+void bind_tensors(const ProgramDescriptor& program, const KernelDescriptor& k, KernelBuild& build) {
+  const uint32_t named_common =
+      k.runtime_arguments_schema ? uint32_t(k.runtime_arguments_schema->named_common_runtime_args.size()) : 0;
+  for (size_t i = 0; i < k.tensor_bindings.size(); ++i) {
+    const auto& [name, tensor_name] = k.tensor_bindings[i];
+    const TensorDescriptor& tensor = *program.tensor(tensor_name);
+    const std::vector<uint32_t> words = tensor_accessor_args(tensor);
+    build.bindings.tensors.push_back({name, uint32_t(build.compile_time_args.size()),
+                                      uint32_t((named_common + i) * sizeof(uint32_t)),
+                                      {data_format_value(tensor.data_format)}});
+    build.compile_time_args.insert(build.compile_time_args.end(), words.begin(), words.end());
+  }
+}
+
+// The common runtime args as the kernel receives them: the named ones, the tensor bindings' base
+// addresses, then the varargs.
+std::vector<ArgValue> common_args(const KernelDescriptor& k) {
+  std::vector<ArgValue> out = k.common_runtime_args;
+  if (k.tensor_bindings.empty()) return out;
+  const size_t named = k.runtime_arguments_schema->named_common_runtime_args.size();
+  std::vector<ArgValue> addresses;
+  for (const auto& [name, tensor] : k.tensor_bindings) addresses.push_back({0, tensor});
+  out.insert(out.begin() + std::ptrdiff_t(named), addresses.begin(), addresses.end());
+  return out;
+}
+
 KernelBuild build_of(const ProgramDescriptor& program, const KernelDescriptor& k) {
   KernelBuild build;
   build.compile_time_args = compile_args(program, k);
   build.named_args = k.named_compile_time_args;
   build.runtime_arguments_schema = k.runtime_arguments_schema;
-  build.dataflow_buffer_bindings = k.dataflow_buffer_bindings;
+  build.bindings.dataflow_buffers = k.dataflow_buffer_bindings;
+  build.bindings.semaphores = k.semaphore_bindings;
+  build.bindings.tensor_sequences = k.tensor_binding_sequences;
+  bind_tensors(program, k, build);
   build.defines = k.defines;
   build.kernel_root = program.kernel_root;
   const KernelConfig& c = k.config;
@@ -101,7 +133,7 @@ Program program_of(const ProgramDescriptor& d, const L1Layout& layout, const std
   program.name = d.name;
   for (const KernelDescriptor& k : d.kernels) {
     const KernelHandle handle = CreateKernel(program, k.source_path, k.core_ranges, build_of(d, k), k.kernel_source);
-    SetCommonRuntimeArgs(program, handle, resolve(d, k.common_runtime_args, addresses));
+    SetCommonRuntimeArgs(program, handle, resolve(d, common_args(k), addresses));
     for (const CoreArgs& core : k.runtime_args) SetRuntimeArgs(program, handle, core.core, resolve(d, core.args, addresses));
   }
   for (std::size_t i = 0; i < d.cbs.size(); ++i) {

@@ -29,6 +29,7 @@ constexpr std::array<std::string_view, 4> kBroadcastNames = {"", "cols", "rows",
 constexpr std::array<std::string_view, 4> kBroadcastTypeNames = {"BroadcastType::NONE", "BroadcastType::COL",
                                                                   "BroadcastType::ROW", "BroadcastType::SCALAR"};
 constexpr std::array<std::string_view, 3> kPoolNames = {"SUM", "AVG", "MAX"};
+constexpr uint32_t kPoolMin = 3;  // ckernel::PoolType::MIN, which 0.81.1's kernel helpers name
 constexpr std::array<std::string_view, 3> kDimNames = {"REDUCE_ROW", "REDUCE_COL", "REDUCE_SCALAR"};
 // ditmk_sfpu_op's names, as tt-metal's `<name>_tile` calls spell them (the erf GELU is gelu_tile<false>).
 constexpr std::array<std::string_view, 23> kSfpuNames = {
@@ -163,6 +164,10 @@ void compute_init(uint32_t init, uint32_t param0, uint32_t param1) {
       s.pack_untilize = false;
       return;
     case DITMK_INIT_REDUCE:
+      if (param0 == kPoolMin) {
+        emu::raise(FaultKind::bad_call, "reduce_init<PoolType::MIN>: not modelled (the FPU reduces by SUM, AVG or "
+                                        "MAX; ttnn takes MIN as -MAX(-x) or on the SFPU)");
+      }
       if (param0 >= kPoolNames.size()) {
         emu::raise(FaultKind::bad_call, "reduce_init: no PoolType template arg and no REDUCE_OP define");
       }

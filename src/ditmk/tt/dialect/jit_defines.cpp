@@ -195,7 +195,8 @@ std::string named_args_header_text(const std::vector<std::pair<std::string, uint
 }
 
 std::string kernel_args_header_text(const RuntimeArgsSchema& schema,
-                                    const std::vector<std::pair<std::string, uint32_t>>& named_args) {
+                                    const std::vector<std::pair<std::string, uint32_t>>& named_args,
+                                    uint32_t crta_binding_words) {
   std::string text = "// kernel_args_generated.h as tt-metal's JIT generates it for a Metal 2.0 kernel\n"
                      "#include \"experimental/kernel_args.h\"\n";
   std::vector<std::pair<std::string, uint32_t>> constants = named_args;
@@ -214,19 +215,67 @@ std::string kernel_args_header_text(const RuntimeArgsSchema& schema,
   text += fmt::format(
       "FORCE_INLINE uint32_t get_vararg(uint32_t idx) {{ return get_arg_val<uint32_t>({} + idx); }}\n"
       "FORCE_INLINE uint32_t get_common_vararg(uint32_t idx) {{ return get_common_arg_val<uint32_t>({} + idx); }}\n",
-      schema.named_runtime_args.size(), schema.named_common_runtime_args.size());
+      schema.named_runtime_args.size(), schema.named_common_runtime_args.size() + crta_binding_words);
   return text;
 }
 
-std::string kernel_bindings_header_text(const std::vector<std::pair<std::string, uint32_t>>& dataflow_buffers) {
-  if (dataflow_buffers.empty()) return "";
-  std::vector<std::pair<std::string, uint32_t>> sorted = dataflow_buffers;
-  std::sort(sorted.begin(), sorted.end());
-  std::string text = "// kernel_bindings_generated.h as tt-metal's JIT generates it (its dataflow buffers)\n"
-                     "#include \"api/dataflow/dataflow_buffer.h\"\n"
-                     "namespace dfb {\n";
-  for (const auto& [name, id] : sorted) text += fmt::format("constexpr uint16_t {} = {};\n", name, id);
-  return text + "}  // namespace dfb\n";
+namespace {
+
+// serialize_llk_metadata's form: designated fields, so a reordered struct cannot swap them.
+std::string llk_metadata_text(const LlkFormat& format) {
+  return fmt::format("::binding_details::LLKMetadata{{.format = {}u, .face_r_dim = 16u, .face_c_dim = 16u, "
+                     ".num_faces_r_dim = 2u, .num_faces_c_dim = 2u}}",
+                     format.data_format);
+}
+
+}  // namespace
+
+std::string kernel_bindings_header_text(const KernelBindings& bindings, const std::vector<JitCbFormat>& cb_formats,
+                                        bool compute) {
+  if (bindings.dataflow_buffers.empty() && bindings.tensors.empty() && bindings.semaphores.empty()) return "";
+  std::string text = "// kernel_bindings_generated.h as tt-metal's JIT generates it for a Metal 2.0 kernel\n";
+  if (!bindings.dataflow_buffers.empty()) text += "#include \"api/dataflow/dataflow_buffer.h\"\n";
+  if (!bindings.semaphores.empty()) text += "#include \"api/dataflow/semaphore_binding_token.h\"\n";
+  if (!bindings.tensors.empty()) text += "#include \"api/tensor/tensor_binding_token.h\"\n";
+  if (!bindings.tensor_sequences.empty()) text += "#include <tuple>\n";
+  if (!bindings.dataflow_buffers.empty()) {
+    std::vector<std::pair<std::string, uint32_t>> sorted = bindings.dataflow_buffers;
+    std::sort(sorted.begin(), sorted.end());
+    text += "namespace dfb {\n";
+    for (const auto& [name, id] : sorted) {
+      const auto cb = std::find_if(cb_formats.begin(), cb_formats.end(), [&](const JitCbFormat& f) { return f.id == id; });
+      if (cb == cb_formats.end()) text += fmt::format("constexpr DFBBindingToken {}{{{}}};\n", name, id);
+      else text += fmt::format("constexpr DFBBindingToken {}{{{}, {}}};\n", name, id, llk_metadata_text({cb->data_format}));
+    }
+    text += "}  // namespace dfb\n";
+  }
+  if (!bindings.semaphores.empty()) {
+    // A data-movement kernel's semaphore on Blackhole is a word in L1 (LOCAL_NONATOMIC); a compute
+    // kernel's is the engine's own (COMPUTE_ATOMIC), which the host resolves for compute binders.
+    std::vector<std::pair<std::string, uint32_t>> sorted = bindings.semaphores;
+    std::sort(sorted.begin(), sorted.end());
+    text += "namespace sem {\n";
+    for (const auto& [name, id] : sorted)
+      text += fmt::format("constexpr SemaphoreBindingToken {}{{{}u, SemScope::{}}};\n", name, id,
+                          compute ? "COMPUTE_ATOMIC" : "LOCAL_NONATOMIC");
+    text += "}  // namespace sem\n";
+  }
+  if (!bindings.tensors.empty()) {
+    text += "namespace tensor {\n";
+    for (const TensorBindingSlot& t : bindings.tensors) {
+      text += fmt::format("using {}_t = ::tensor_accessor::TensorBindingToken<{}u, {}u>;\n", t.name, t.cta_offset,
+                          t.addr_crta_offset);
+      text += fmt::format("constexpr {}_t {}{{{}}};\n", t.name, t.name, llk_metadata_text(t.format));
+    }
+    // A sequence: the tuple of its members' tokens, in its order (make_tensor_accessors takes it).
+    for (const auto& [name, members] : bindings.tensor_sequences) {
+      std::vector<std::string> types;
+      for (const std::string& member : members) types.push_back(member + "_t");
+      text += fmt::format("constexpr std::tuple<{}> {}{{{}}};\n", fmt::join(types, ", "), name, fmt::join(members, ", "));
+    }
+    text += "}  // namespace tensor\n";
+  }
+  return text;
 }
 
 const std::vector<WithheldDefine>& jit_defines_not_given() {

@@ -91,15 +91,47 @@ struct RuntimeArgsSchema {
 // The text the JIT generates as kernel_args_generated.h for a Metal 2.0 kernel: `args::<name>`
 // constants (experimental/kernel_args.h's RtaArg at byte offset 4 * position, CrtaArg likewise,
 // CtaVal of each named compile-time arg's value, sorted by name) and the vararg readers
-// get_vararg / get_common_vararg, which skip the named words.
+// get_vararg / get_common_vararg, which skip the named words (and, for the common ones, the
+// `crta_binding_words` base-address words of the kernel's tensor bindings that follow them).
 std::string kernel_args_header_text(const RuntimeArgsSchema& schema,
-                                    const std::vector<std::pair<std::string, uint32_t>>& named_args);
+                                    const std::vector<std::pair<std::string, uint32_t>>& named_args,
+                                    uint32_t crta_binding_words = 0);
 
-// The dataflow-buffer half of what the JIT generates as kernel_bindings_generated.h for a Metal 2.0
-// kernel: `dfb::<name>`, the logical id (the CB index on Blackhole) of each dataflow buffer the
-// kernel is bound to, sorted by name, which kernels pass to DataflowBuffer(...) and the compute
-// calls. Empty when there are none.
-std::string kernel_bindings_header_text(const std::vector<std::pair<std::string, uint32_t>>& dataflow_buffers);
+// The format metadata a binding token carries (internal/llk_metadata.h): tt::DataFormat's number of
+// its entries; faces are always 16x16, two by two (32x32 tiles).
+struct LlkFormat {
+  uint32_t data_format = 0;
+};
+
+// A tensor a Metal 2.0 kernel is bound to, as its generated tensor::<name> token places it: its
+// accessor words among the compile-time args from word `cta_offset`, its base address in the common
+// runtime arg at byte `addr_crta_offset`.
+struct TensorBindingSlot {
+  std::string name;
+  uint32_t cta_offset = 0;
+  uint32_t addr_crta_offset = 0;
+  LlkFormat format;
+};
+
+// Everything a Metal 2.0 kernel names instead of an index: dataflow buffers (name, CB id; the format
+// comes from the CB on the kernel's cores), tensors (in declaration order) and semaphores (name, id).
+struct KernelBindings {
+  std::vector<std::pair<std::string, uint32_t>> dataflow_buffers;
+  std::vector<TensorBindingSlot> tensors;
+  std::vector<std::pair<std::string, std::vector<std::string>>> tensor_sequences;  // tuples of tensors, by name
+  std::vector<std::pair<std::string, uint32_t>> semaphores;
+};
+
+// The text the JIT generates as kernel_bindings_generated.h for a Metal 2.0 kernel:
+//   namespace dfb    { constexpr DFBBindingToken in0{0, ::binding_details::LLKMetadata{...}}; }
+//   namespace sem    { constexpr SemaphoreBindingToken ready{1u, SemScope::LOCAL_NONATOMIC}; }
+//   namespace tensor { using src_t = ::tensor_accessor::TensorBindingToken<0u, 4u>;
+//                      constexpr src_t src{::binding_details::LLKMetadata{...}};
+//                      constexpr std::tuple<a_t, b_t> inputs{a, b}; }
+// dfb and sem sorted by name, tensors in declaration order. A dataflow buffer whose CB has no entry in
+// `cb_formats` gets the id-only token. Empty when there are no bindings.
+std::string kernel_bindings_header_text(const KernelBindings& bindings, const std::vector<JitCbFormat>& cb_formats,
+                                        bool compute);
 
 // Defines the JIT owns: every name it gives (for any target), the ones it would give that ditmk does
 // not (jit_defines_not_given) and the ones it writes into generated headers. A descriptor's

@@ -107,8 +107,8 @@ std::vector<std::string> compile_flags(const KernelBuild& build) {
 // tt-metal's JIT force-includes the generated named-args header and, for compute, includes the
 // generated descriptors before the kernel, inside firmware that includes the kernel; ours writes
 // both into the wrapper, then the prelude (args, the ABI pointer), then, for a Metal 2.0 kernel, the
-// generated args:: header, then the kernel, then the exported entry. Data-movement kernels see the
-// dataflow API unasked.
+// generated bindings (dfb::, tensor::, sem::) and args:: headers, then the kernel, then the exported
+// entry. Data-movement kernels see the dataflow API unasked.
 std::string wrapper_text(const KernelBuild& build) {
   std::string text = named_args_header_text(build.named_args);
   text += compute_descriptors_text(jit_target(build));
@@ -116,8 +116,10 @@ std::string wrapper_text(const KernelBuild& build) {
   text += "#include \"ditmk_kernel_prelude.h\"\n";
   if (build.processor != emu::Processor::trisc) text += "#include \"api/dataflow/dataflow_api.h\"\n";
   if (build.runtime_arguments_schema) {
-    text += kernel_bindings_header_text(build.dataflow_buffer_bindings);
-    text += kernel_args_header_text(*build.runtime_arguments_schema, build.named_args);
+    text += kernel_bindings_header_text(build.bindings, build.cb_formats, build.processor == emu::Processor::trisc);
+    // One base-address word per tensor binding sits between the named common args and the varargs.
+    text += kernel_args_header_text(*build.runtime_arguments_schema, build.named_args,
+                                    uint32_t(build.bindings.tensors.size()));
   }
   text += fmt::format("#include \"{}\"\n", fs::absolute(build.source).string());
   text += "#include \"ditmk_kernel_entry.h\"\n";

@@ -37,7 +37,7 @@ struct KernelBuild {
   std::vector<std::pair<std::string, std::string>> defines;
   // Metal 2.0 kernels only: their named runtime args (the JIT then also emits args:: constants).
   std::optional<RuntimeArgsSchema> runtime_arguments_schema;
-  std::vector<std::pair<std::string, uint32_t>> dataflow_buffer_bindings;  // dfb:: name, CB id
+  KernelBindings bindings;  // dfb::, tensor::, sem:: (kernel_bindings_generated.h)
   // compute only
   uint32_t math_fidelity = 3;  // 0 LoFi .. 3 HiFi4
   bool fp32_dest_acc_en = false;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "api/dataflow/dfb_access.h"
+#include "api/dataflow/dfb_binding_token.h"
 #include "ditmk/abi.h"
 #include "ditmk/attributes.h"
 #include "ditmk/cb_format.h"
@@ -24,6 +25,9 @@ class DataflowBuffer {
   using DFBInterface = LocalCBInterface;
 
   DataflowBuffer(uint16_t logical_dfb_id) : logical_dfb_id_(logical_dfb_id) {}
+  // From a Metal 2.0 binding token (dfb::<name>).
+  template <dfb::AccessPattern Pap, dfb::AccessPattern Cap>
+  DataflowBuffer(DFBBindingToken<Pap, Cap> token) : logical_dfb_id_(uint16_t(uint32_t(token))) {}
 
   uint16_t get_id() const { return logical_dfb_id_; }
   uint32_t get_entry_size() const { return interface().fifo_page_size; }

@@ -217,13 +217,19 @@ class Noc {
   void async_atomic_barrier() const { noc_async_atomic_barrier(noc_id_); }
   void async_full_barrier() const { noc_async_full_barrier(noc_id_); }
 
+  // Zeroes `size_bytes` of local L1 at the destination (a buffer's write pointer, ...). The chip
+  // streams zeros over the NoC to itself; here they are stored at once and charged as the RISC's
+  // L1 stores, so the barrier has nothing left to wait for.
   template <typename Dst>
-  void async_write_zeros(const Dst&, uint32_t, const dst_args_t<Dst>& = {}) const {
-    ditmk::detail::fault(DITMK_FAULT_BAD_CALL, "not modelled: Noc::async_write_zeros");
+  void async_write_zeros(const Dst& dst, uint32_t size_bytes, const dst_args_t<Dst>& args = {}) const {
+    volatile uint32_t* word = reinterpret_cast<volatile uint32_t*>(
+        uintptr_t(dst_address<AddressType::LOCAL_L1>(dst, args)));
+    for (uint32_t i = 0; i < size_bytes / 4; ++i) word[i] = 0;
+    volatile uint8_t* tail = reinterpret_cast<volatile uint8_t*>(word + size_bytes / 4);
+    for (uint32_t i = 0; i < size_bytes % 4; ++i) tail[i] = 0;
+    ditmk::abi->risc_l1_bytes(size_bytes);
   }
-  void write_zeros_l1_barrier() const {
-    ditmk::detail::fault(DITMK_FAULT_BAD_CALL, "not modelled: Noc::write_zeros_l1_barrier");
-  }
+  void write_zeros_l1_barrier() const {}
   void write_zeros_dram_barrier() const {
     ditmk::detail::fault(DITMK_FAULT_BAD_CALL, "not modelled: Noc::write_zeros_dram_barrier");
   }

@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "api/tensor/tensor_accessor_args.h"
+#include "api/tensor/tensor_binding_token.h"
 #include "ditmk/abi.h"
 #include "ditmk/addrgen.h"
 #include "ditmk/attributes.h"
@@ -34,6 +35,14 @@ struct TensorAccessor {
       : bank_base_address(uint32_t(bank_base_address_in)), aligned_page_size(page_size_in), args_(args) {}
   TensorAccessor(const DSpec& args, const size_t bank_base_address_in)
       : TensorAccessor(args, bank_base_address_in, args.get_aligned_page_size()) {}
+  // From a Metal 2.0 binding token (tensor::<name>): the accessor words at the token's compile-time
+  // offset, the base address in the common runtime arg at its byte offset (runtime accessor fields,
+  // when a binding has any, would follow that word: DSpec's common-arg offset is the next word).
+  template <uint32_t CTA_OFFSET, uint32_t ADDR_CRTA_OFFSET>
+  TensorAccessor(tensor_accessor::TensorBindingToken<CTA_OFFSET, ADDR_CRTA_OFFSET>)
+      : TensorAccessor(DSpec{}, size_t(get_common_arg_val<uint32_t>(ADDR_CRTA_OFFSET / sizeof(uint32_t)))) {
+    static_assert(ADDR_CRTA_OFFSET % sizeof(uint32_t) == 0, "TensorBindingToken: ADDR_CRTA_OFFSET must be 4-byte aligned");
+  }
 
   constexpr const auto& dspec() const { return args_; }
   constexpr auto& dspec() { return args_; }
@@ -160,6 +169,9 @@ struct TensorAccessor {
   }
 };
 
+template <uint32_t CTA_OFFSET, uint32_t ADDR_CRTA_OFFSET>
+TensorAccessor(tensor_accessor::TensorBindingToken<CTA_OFFSET, ADDR_CRTA_OFFSET>)
+    -> TensorAccessor<TensorAccessorArgs<CTA_OFFSET, ADDR_CRTA_OFFSET / sizeof(uint32_t) + 1>>;
 template <size_t CTA_OFFSET, size_t CRTA_OFFSET>
 TensorAccessor(const TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>&, size_t)
     -> TensorAccessor<TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>>;
@@ -214,6 +226,13 @@ auto make_abstract_tensor_accessor_wrappers(const std::tuple<Accessors...>& acce
         return std::array<AbstractTensorAccessorWrapper, sizeof...(Accessors)>{AbstractTensorAccessorWrapper(each)...};
       },
       accessors);
+}
+
+// One accessor per token of a Metal 2.0 tensor binding sequence (tensor::<sequence>, a tuple of
+// binding tokens), in the sequence's order.
+template <typename... Tokens>
+auto make_tensor_accessors(const std::tuple<Tokens...>& tokens) {
+  return std::apply([](const auto&... each) { return std::make_tuple(TensorAccessor(each)...); }, tokens);
 }
 
 // Views that make a TensorAccessor's pages or shards a NoC endpoint (api/tensor/noc_traits.h).
