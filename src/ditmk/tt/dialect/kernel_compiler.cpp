@@ -90,9 +90,14 @@ std::vector<fs::path> include_dirs(const KernelBuild& build) {
   return dirs;
 }
 
+// tt-metal 0.81.1's JIT compiles kernels as C++17 with SFPI's -ftt-nttp, -ftt-constinit and
+// -ftt-consteval (tt_metal/jit_build/build.cpp): class-type non-type template parameters (ttnn's
+// kernel_lib/eltwise/api/chain.hpp), constinit and consteval. A host compiler has those three only
+// in C++20, so kernels build as C++20; -Wno-volatile quiets C++20's deprecation of compound
+// assignment to volatile registers, which the device headers and kernels do as C++17 code may.
 std::vector<std::string> compile_flags(const KernelBuild& build) {
   std::vector<std::string> flags = {
-      "-std=c++17", "-O2", "-g0", "-fPIC", "-shared", "-fvisibility=hidden", "-fno-exceptions", "-fno-rtti",
+      "-std=c++20", "-Wno-volatile", "-O2", "-g0", "-fPIC", "-shared", "-fvisibility=hidden", "-fno-exceptions", "-fno-rtti",
       "-fno-threadsafe-statics", "-fasynchronous-unwind-tables", "-ffreestanding", "-nostdlib",
       "-Wl,--no-undefined"};
   for (const fs::path& dir : include_dirs(build)) flags.push_back("-I" + dir.string());
