@@ -228,12 +228,21 @@ std::vector<std::string> check_includes(const std::string& output, const fs::pat
 // One line from the compiler's output: the first error, with the kernel named as the descriptor does.
 [[noreturn]] void fail_compile(const std::string& output, const KernelBuild& build, const fs::path& log) {
   const std::regex error_line("^(.+?):(\\d+):(?:\\d+:)? (?:fatal )?error: (.*)$");
+  // The compiler crashing on a kernel (an internal compiler error) is the compiler's fault, not the
+  // kernel's: said as such, with the place it crashed at.
+  const std::regex crash_line("^(.+?):(\\d+):(?:\\d+:)? internal compiler error: (.*)$");
   std::istringstream lines(output);
   for (std::string line; std::getline(lines, line);) {
     std::smatch m;
     if (std::regex_match(line, m, error_line)) {
       fail("{}:{}: error: {} (compiling for {}; compiler log {})", shown_path(m[1].str(), build), m[2].str(),
            m[3].str(), emu::processor_name(build.processor), log.string());
+    }
+    if (std::regex_match(line, m, crash_line)) {
+      fail("{}:{}: the kernel compiler ({}) crashed: internal compiler error: {} (compiling for {}; compiler log {}; "
+           "$DITMK_KERNEL_CXX picks another compiler)",
+           shown_path(m[1].str(), build), m[2].str(), compiler(), m[3].str(), emu::processor_name(build.processor),
+           log.string());
     }
     const std::size_t undefined = line.find("undefined reference to");
     if (undefined != std::string::npos) {
