@@ -138,6 +138,11 @@ INSTANTIATE_TEST_SUITE_P(
         SfpuCase{"abs", "abs_tile_init();", "abs_tile(0);", -4, 4, [](double x) { return std::fabs(x); }},
         SfpuCase{"negative", "negative_tile_init();", "negative_tile(0);", -4, 4, [](double x) { return -x; }},
         SfpuCase{"identity", "identity_tile_init();", "identity_tile(0);", -4, 4, [](double x) { return x; }},
+        SfpuCase{"sign", "sign_tile_init();", "sign_tile(0);", -4, 4,
+                 [](double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0; }},
+        // power_iterative_tile's exponent is the integer itself, not fp32 bits
+        SfpuCase{"power_iterative", "power_iterative_tile_init();", "power_iterative_tile(0, 3u);", -2, 2,
+                 [](double x) { return x * x * x; }},
         SfpuCase{"cbrt", "cbrt_tile_init();", "cbrt_tile(0);", -8, 8, [](double x) { return std::cbrt(x); }},
         SfpuCase{"log1p", "log1p_tile_init();", "log1p_tile(0);", -0.5, 4, [](double x) { return std::log1p(x); }},
         SfpuCase{"gtz", "gtz_tile_init();", "gtz_tile(0);", -4, 4, [](double x) { return x > 0 ? 1.0 : 0.0; }},
@@ -373,6 +378,12 @@ TEST(SfpuBinaryFaults, MaskFromAnotherTileThanTheNextIsNamed) {
   ASSERT_EQ(c.report.faults.size(), 1u);
   EXPECT_NE(first_fault(c.report).find("mask_tile(1, 0): the SFPU reads the mask from DST[2]"), std::string::npos)
       << first_fault(c.report);
+}
+
+TEST(SfpuFunctionFaults, SfpuReduceIsNamed) {
+  const Chained c = run_chain("", "sfpu_reduce<PoolType::MAX, DataFormat::Float16_b>(0);", -4, 4);
+  ASSERT_EQ(c.report.faults.size(), 1u);
+  EXPECT_NE(first_fault(c.report).find("not modelled: sfpu_reduce"), std::string::npos) << first_fault(c.report);
 }
 
 TEST(SfpuBinaryFaults, CumsumIsNamed) {

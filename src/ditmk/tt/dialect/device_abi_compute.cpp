@@ -32,13 +32,13 @@ constexpr std::array<std::string_view, 4> kBroadcastTypeNames = {"BroadcastType:
 constexpr std::array<std::string_view, 3> kPoolNames = {"SUM", "AVG", "MAX"};
 constexpr std::array<std::string_view, 3> kDimNames = {"REDUCE_ROW", "REDUCE_COL", "REDUCE_SCALAR"};
 // ditmk_sfpu_op's names, as tt-metal's `<name>_tile` calls spell them (the erf GELU is gelu_tile<false>).
-constexpr std::array<std::string_view, 43> kSfpuNames = {
+constexpr std::array<std::string_view, 45> kSfpuNames = {
     "exp",        "recip",      "sqrt",       "rsqrt",      "gelu",       "silu",      "sigmoid",  "tanh",
     "log",        "abs",        "negative",   "square",     "relu",       "sin",       "cos",      "tan",
     "gelu",       "fill",       "rpow",       "rdiv",       "leaky_relu", "power",     "typecast", "identity",
     "cbrt",       "log1p",      "gtz",        "nez",        "gez",        "ltz",       "eqz",      "lez",
     "add_unary",  "sub_unary",  "mul_unary",  "div_unary",  "rsub_unary", "unary_ne",  "unary_eq", "unary_gt",
-    "unary_ge",   "unary_lt",   "unary_le"};
+    "unary_ge",   "unary_lt",   "unary_le",   "sign",       "power_iterative"};
 // ditmk_sfpu_binary_op's calls, as tt-metal spells them.
 constexpr std::array<std::string_view, 17> kSfpuBinaryNames = {
     "add_binary_tile", "sub_binary_tile", "mul_binary_tile", "div_binary_tile", "rsub_binary_tile",
@@ -397,20 +397,21 @@ void require_sfpu_init(uint32_t op) {
 
 // The ops from DITMK_SFPU_SIGMOID on, in ditmk_sfpu_op's order.
 using F = emu::SfpuFunction;
-constexpr std::array<emu::SfpuFunction, 37> kFunctions = {
+constexpr std::array<emu::SfpuFunction, 39> kFunctions = {
     F::sigmoid,    F::tanh,       F::log,        F::abs,        F::negative,    F::square,     F::relu,
     F::sin,        F::cos,        F::tan,        F::gelu_erf,   F::fill,        F::rpow,       F::rdiv,
     F::leaky_relu, F::power,      F::round_bf16, F::identity,   F::cbrt,        F::log1p,      F::gtz,
     F::nez,        F::gez,        F::ltz,        F::eqz,        F::lez,         F::add_scalar, F::sub_scalar,
     F::mul_scalar, F::div_scalar, F::rsub_scalar, F::unary_ne,  F::unary_eq,    F::unary_gt,   F::unary_ge,
-    F::unary_lt,   F::unary_le};
+    F::unary_lt,   F::unary_le,   F::sign,       F::power};
 static_assert(DITMK_SFPU_SIGMOID + kFunctions.size() == kSfpuNames.size());
 static_assert(kSfpuNames.size() <= 64, "sfpu_inits holds one bit per op");
 
-// The ops that take sfpu_tile_param's argument: DITMK_SFPU_FILL to DITMK_SFPU_TYPECAST, and from
-// DITMK_SFPU_ADD_SCALAR on.
+// The ops that take sfpu_tile_param's argument: DITMK_SFPU_FILL to DITMK_SFPU_TYPECAST,
+// DITMK_SFPU_ADD_SCALAR to DITMK_SFPU_UNARY_LE, and DITMK_SFPU_POWER_ITERATIVE.
 bool takes_argument(uint32_t op) {
-  return (op >= DITMK_SFPU_FILL && op <= DITMK_SFPU_TYPECAST) || op >= DITMK_SFPU_ADD_SCALAR;
+  return (op >= DITMK_SFPU_FILL && op <= DITMK_SFPU_TYPECAST) ||
+         (op >= DITMK_SFPU_ADD_SCALAR && op <= DITMK_SFPU_UNARY_LE) || op == DITMK_SFPU_POWER_ITERATIVE;
 }
 
 // ditmk_sfpu_binary_op's functions, in its order.
@@ -472,6 +473,8 @@ void sfpu_tile_param(uint32_t op, uint32_t dst, uint32_t param) {
   }
   if (op == DITMK_SFPU_TYPECAST) {
     typecast(dst, param);
+  } else if (op == DITMK_SFPU_POWER_ITERATIVE) {
+    emu::sfpu_function_tile(emu::SfpuFunction::power, dst, float(param));  // the exponent as an integer
   } else {
     emu::sfpu_function_tile(kFunctions[op - DITMK_SFPU_SIGMOID], dst, std::bit_cast<float>(param));
   }

@@ -74,6 +74,7 @@ float apply(SfpuFunction function, float x, float argument) {
     case SfpuFunction::unary_ge: return truth(x >= argument);
     case SfpuFunction::unary_lt: return truth(x < argument);
     case SfpuFunction::unary_le: return truth(x <= argument);
+    case SfpuFunction::sign: return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : 0.0f;
   }
   return x;
 }
@@ -119,6 +120,7 @@ std::string_view sfpu_function_call(SfpuFunction function) {
     case SfpuFunction::unary_ge: return "unary_ge_tile";
     case SfpuFunction::unary_lt: return "unary_lt_tile";
     case SfpuFunction::unary_le: return "unary_le_tile";
+    case SfpuFunction::sign: return "sign_tile";
   }
   return "an SFPU call";
 }

@@ -46,6 +46,7 @@ enum class SfpuFunction {
   unary_ge,
   unary_lt,
   unary_le,
+  sign,        // -1, 0 or 1
 };
 
 // The call's name as tt-metal spells it ("sigmoid_tile", ...), for fault messages.

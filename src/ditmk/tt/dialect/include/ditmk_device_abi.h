@@ -139,7 +139,9 @@ enum ditmk_sfpu_op {
   DITMK_SFPU_UNARY_GT = 39,
   DITMK_SFPU_UNARY_GE = 40,
   DITMK_SFPU_UNARY_LT = 41,
-  DITMK_SFPU_UNARY_LE = 42
+  DITMK_SFPU_UNARY_LE = 42,
+  DITMK_SFPU_SIGN = 43,            /* -1.0, 0.0 or 1.0; no argument */
+  DITMK_SFPU_POWER_ITERATIVE = 44  /* x ** n; argument: the integer n itself */
 };
 /* SFPU ops of two DST tiles into a third (version 7): out = in0 op in1, element-wise; the comparisons
  * give 1.0 where they hold and 0.0 elsewhere */

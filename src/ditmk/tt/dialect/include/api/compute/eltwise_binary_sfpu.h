@@ -11,21 +11,24 @@ namespace ckernel {
 
 // a + b
 ALWI void add_binary_tile_init() { ditmk::compute::init(DITMK_INIT_SFPU_BINARY, DITMK_SFPU_BINARY_ADD); }
-template <DstRoundingMode dst_rounding_mode = DstRoundingMode::Default, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+template <ckernel::DstRoundingMode dst_rounding_mode = ckernel::DstRoundingMode::Default,
+          bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void add_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {
   ditmk::compute::sfpu_binary(DITMK_SFPU_BINARY_ADD, idst0, idst1, odst, VectorMode::RC, "add_binary_tile");
 }
 
 // a - b
 ALWI void sub_binary_tile_init() { ditmk::compute::init(DITMK_INIT_SFPU_BINARY, DITMK_SFPU_BINARY_SUB); }
-template <DstRoundingMode dst_rounding_mode = DstRoundingMode::Default, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+template <ckernel::DstRoundingMode dst_rounding_mode = ckernel::DstRoundingMode::Default,
+          bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void sub_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {
   ditmk::compute::sfpu_binary(DITMK_SFPU_BINARY_SUB, idst0, idst1, odst, VectorMode::RC, "sub_binary_tile");
 }
 
 // b - a
 ALWI void rsub_binary_tile_init() { ditmk::compute::init(DITMK_INIT_SFPU_BINARY, DITMK_SFPU_BINARY_RSUB); }
-template <DstRoundingMode dst_rounding_mode = DstRoundingMode::Default, bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
+template <ckernel::DstRoundingMode dst_rounding_mode = ckernel::DstRoundingMode::Default,
+          bool is_fp32_dest_acc_en = DST_ACCUM_MODE>
 ALWI void rsub_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {
   ditmk::compute::sfpu_binary(DITMK_SFPU_BINARY_RSUB, idst0, idst1, odst, VectorMode::RC, "rsub_binary_tile");
 }
