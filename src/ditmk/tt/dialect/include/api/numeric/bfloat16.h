@@ -1,10 +1,9 @@
 #pragma once
 // tt-metal's api/numeric/bfloat16.h: bfloat16 bit patterns and their conversions to and from fp32, as
 // data-movement kernels use them to build scalers and compare values in L1. Plain integer and float
-// code, the same on the host as on the chip.
+// code, the same on the host as on the chip (the bit copies are the compiler's own memcpy, so the
+// header needs no hosted <cstring>).
 #include <stdint.h>
-
-#include <cstring>
 
 #include "internal/risc_attribs.h"
 
@@ -20,21 +19,21 @@ inline constexpr uint16_t BFLOAT16_MAGNITUDE_MASK = 0x7FFF;
 FORCE_INLINE float bf16_to_fp32(std::uint16_t bf16) {
   const std::uint32_t bits = static_cast<std::uint32_t>(bf16) << 16;
   float value;
-  std::memcpy(&value, &bits, sizeof(value));
+  __builtin_memcpy(&value, &bits, sizeof(value));
   return value;
 }
 
 // Rounded to nearest, ties to even (a NaN's payload may round into the exponent, as on the chip).
 FORCE_INLINE std::uint16_t fp32_to_bf16(float x) {
   std::uint32_t bits;
-  std::memcpy(&bits, &x, sizeof(bits));
+  __builtin_memcpy(&bits, &x, sizeof(bits));
   bits += 0x7FFFu + ((bits >> 16) & 1u);
   return static_cast<std::uint16_t>(bits >> 16);
 }
 
 FORCE_INLINE std::uint16_t fp32_to_bf16_truncate(float x) {
   std::uint32_t bits;
-  std::memcpy(&bits, &x, sizeof(bits));
+  __builtin_memcpy(&bits, &x, sizeof(bits));
   return static_cast<std::uint16_t>(bits >> 16);
 }
 
@@ -44,7 +43,7 @@ struct FloatBits {
   std::uint16_t low16;
   explicit FloatBits(float value) {
     std::uint32_t bits;
-    std::memcpy(&bits, &value, sizeof(bits));
+    __builtin_memcpy(&bits, &value, sizeof(bits));
     high16 = static_cast<std::uint16_t>(bits >> 16);
     low16 = static_cast<std::uint16_t>(bits & 0xFFFFu);
   }
