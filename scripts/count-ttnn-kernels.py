@@ -3,11 +3,11 @@
 
 Each kernel of the reference tree's ttnn/cpp/ttnn (operations/**/kernels/ and kernel/;
 docs/tt-dialect.md, "The reference") is built the way `ditmk emulate --descriptor` builds it, with the tree as its kernel root
-("Kernel roots"): a one-kernel descriptor names it (compute when its path says so, else a reader),
+("Kernel roots"): a one-kernel descriptor names it (compute when its path or a quoted include's path says so, else a reader),
 with 64 positional compile-time args of 1 since ttnn's host code is not there to give the real ones.
 A kernel that compiled counts as built whatever its launch then does (it has no real args). For each
 one that does not, the first error is sorted into a reason: a header ditmk does not provide, a call or
-name the device API lacks, a host header, a compile-time arg it needed, or anything else.
+name the device API lacks, a host header, a compile-time arg it needed, the compiler crashing, or anything else.
 
   scripts/count-ttnn-kernels.py [--ditmk build/release/ditmk] [--tree DIR] [--sample N] [--seed S]
                                 [--report FILE.json]
@@ -45,9 +45,16 @@ def kernels_of(tree):
                   if "kernels" in p.relative_to(root).parts or p.relative_to(root).parts[0] == "kernel")
 
 
+COMPUTE_INCLUDE = re.compile(r'#\s*include\s*"[^"]*compute[^"]*"')
+
+
 def is_compute(kernel):
     parts = kernel.parts
-    return "compute" in parts or kernel.stem.startswith("compute") or "compute" in kernel.stem
+    if "compute" in parts or kernel.stem.startswith("compute") or "compute" in kernel.stem:
+        return True
+    # A kernel outside a compute folder (moreh's *_kernel.cpp, ...) that includes the compute API or
+    # a compute helper (a quoted include with "compute" in its path).
+    return COMPUTE_INCLUDE.search(kernel.read_text(errors="ignore")) is not None
 
 
 def descriptor(kernel):
@@ -61,6 +68,7 @@ MISSING_HEADER = re.compile(r"error: ([^ :]+): No such file or directory")
 UNDECLARED = re.compile(r"error: (?:'|‘)([^'’]+)(?:'|’) (?:was not declared|is not a member|has not been declared|"
                         r"does not name a type|is not a (?:class|namespace|template))")
 HOST_HEADER = re.compile(r"includes <([^>]+)>, a host header")
+COMPILER_CRASH = re.compile(r"(\S+:\d+): the kernel compiler \([^)]*\) crashed")
 CT_ARG = re.compile(r"get_compile_time_arg_val|compile_time_args|named compile-time arg")
 
 
@@ -73,6 +81,8 @@ def classify(output):
         return "missing name", m.group(1)
     if CT_ARG.search(output):
         return "compile-time args", ""
+    if m := COMPILER_CRASH.search(output):
+        return "compiler crash", m.group(1)
     line = next((l for l in output.splitlines() if "error" in l), output.strip().splitlines()[0] if output.strip() else "")
     return "other", line[:200]
 
@@ -84,11 +94,13 @@ def build(ditmk, tree, kernel, work, cache):
     r = subprocess.run([str(ditmk), "emulate", "--descriptor", str(program), "--kernel-cache", str(cache),
                         "--watchdog", "2"], capture_output=True, text=True, env=env, timeout=300)
     output = (r.stdout + r.stderr).replace("ditmk: error: ", "").replace(str(tree) + "/", "")
-    # A build error names the processor ("(compiling for NCRISC; ...)"); anything else came after the
-    # kernel compiled (its launch, without the real args, may well fault).
-    if "(compiling for" not in output and "the compiler failed" not in output:
+    # A build error names the processor ("(compiling for NCRISC; ...)"); a warning (a hosted standard
+    # header) names it too but does not stop the build; anything else came after the kernel compiled
+    # (its launch, without the real args, may well fault).
+    errors = "\n".join(line for line in output.splitlines() if not line.startswith("warning:"))
+    if "(compiling for" not in errors and "the compiler failed" not in errors:
         return {"built": True}
-    reason, what = classify(output)
+    reason, what = classify(errors)
     return {"built": False, "reason": reason, "what": what}
 
 

@@ -35,8 +35,18 @@ FORCE_INLINE bool cb_pages_available_at_front(int32_t operand, int32_t num_pages
 FORCE_INLINE uint32_t get_write_ptr(uint32_t operand) { return ditmk::abi->get_write_ptr(operand); }
 FORCE_INLINE uint32_t get_read_ptr(uint32_t operand) { return ditmk::abi->get_read_ptr(operand); }
 
+// The unit of a LocalCBInterface's sizes and addresses: bytes in a data-movement kernel, 16-byte
+// words in a compute kernel (tt-metal's TRISCs keep them shifted right by 4, the unit their LLK
+// addresses L1 in; ttnn's kernel_lib shifts fifo_page_size back to compare it with a tile's bytes).
+#if defined(COMPILE_FOR_TRISC)
+constexpr uint32_t cb_addr_shift = 4;
+#else
+constexpr uint32_t cb_addr_shift = 0;
+#endif
+
 // tt-metal's per-CB bookkeeping, as kernels read it through get_local_cb_interface(cb): sizes in
-// bytes and pages, and the window addresses of the ring's end and of its read and write pages. The
+// cb_addr_shift units and pages, and the window addresses (likewise) of the ring's end and of its
+// read and write pages. The
 // emulator owns the CB's state, so a kernel gets a snapshot taken at the call: it may read the
 // fields (fifo_page_size for the bytes of one page, say) but not move the CB by writing them.
 struct LocalCBInterface {
@@ -48,11 +58,6 @@ struct LocalCBInterface {
   uint32_t fifo_wr_ptr;
 };
 
-// What turns those fields into bytes: tt-metal's compute processors keep them in 16-byte units
-// (shift 4) and its data-movement processors in bytes (0); this snapshot holds bytes on every
-// processor, so the shift is 0 everywhere and `fifo_page_size << cb_addr_shift` is the page's bytes.
-constexpr uint32_t cb_addr_shift = 0;
-
 // A reference, as tt-metal's (ttnn's kernel_lib binds `auto& cb = get_local_cb_interface(id)`): to
 // the CB's snapshot slot, refreshed by each call. Kernels run cooperatively and switch only inside a
 // device call, so a slot read right after its call holds this core's CB. A write to a field (ttnn's
@@ -62,7 +67,8 @@ FORCE_INLINE LocalCBInterface& get_local_cb_interface(uint32_t cb_id) {
   ditmk_cb_interface cb;
   ditmk::abi->get_cb_interface(cb_id, &cb);
   LocalCBInterface& slot = snapshots[cb_id % 64];
-  slot = LocalCBInterface{cb.fifo_size,      cb.fifo_limit,  cb.fifo_page_size,
-                          cb.fifo_num_pages, cb.fifo_rd_ptr, cb.fifo_wr_ptr};
+  slot = LocalCBInterface{cb.fifo_size >> cb_addr_shift,   cb.fifo_limit >> cb_addr_shift,
+                          cb.fifo_page_size >> cb_addr_shift, cb.fifo_num_pages,
+                          cb.fifo_rd_ptr >> cb_addr_shift,   cb.fifo_wr_ptr >> cb_addr_shift};
   return slot;
 }

@@ -21,6 +21,10 @@
 #include "ditmk/kernel_args.h"
 #include "ditmk/l1_cache.h"
 #include "ditmk/noc.h"
+// What the chip's dataflow API includes too: risc_attribs.h directly, invalidate_l1_cache through its
+// profiler header's risc_common.h.
+#include "internal/risc_attribs.h"
+#include "internal/tt-1xx/cache.h"
 #include "ditmk/noc_index.h"
 #include "ditmk/noc_state.h"
 #include "ditmk/semaphore.h"

@@ -30,10 +30,10 @@ class DataflowBuffer {
   DataflowBuffer(DFBBindingToken<Pap, Cap> token) : logical_dfb_id_(uint16_t(uint32_t(token))) {}
 
   uint16_t get_id() const { return logical_dfb_id_; }
-  uint32_t get_entry_size() const { return interface().fifo_page_size; }
-  uint32_t get_stride_size() const { return interface().fifo_page_size; }
+  uint32_t get_entry_size() const { return interface().fifo_page_size << cb_addr_shift; }
+  uint32_t get_stride_size() const { return interface().fifo_page_size << cb_addr_shift; }
   uint32_t get_total_num_entries() const { return interface().fifo_num_pages; }
-  uint32_t get_total_size_bytes() const { return interface().fifo_size; }
+  uint32_t get_total_size_bytes() const { return interface().fifo_size << cb_addr_shift; }
   uint32_t get_local_num_entries() const { return get_total_num_entries(); }
   uint32_t get_local_size_bytes() const { return get_total_size_bytes(); }
   uint32_t get_ring_span_bytes() const { return get_total_size_bytes(); }
