@@ -219,6 +219,43 @@ def test_copy(device):
     assert torch.equal(out, x)
 
 
+COPY_COMPUTE = "ttnn/cpp/ttnn/kernel/compute/eltwise_copy.cpp"
+
+
+def test_copy_convert_dtype(device):
+    """copy_program_factory.cpp with convert_dtype (a bf16 input copied into an fp32 output): as
+    test_copy, plus CB c_16 (two fp32 pages) as the writer's CB ({c_16, accessor}) and the compute
+    kernel eltwise_copy.cpp (ttnn/kernel/compute, kernel_lib's copy) per core group with {tiles of a
+    core}, ComputeConfig's defaults."""
+    x = spread(-8, 8)
+    src, dst = device_tensor(device, x), empty_tensor(device, SHAPE, ttnn.float32)
+    cores, work = tile_split(device, x.numel() // 1024)
+    reader = ttnn.KernelDescriptor(
+        kernel_source=COPY_READER, core_ranges=cores,
+        compile_time_args=ttnn.TensorAccessorArgs(src).get_compile_time_args(),
+        runtime_args=runtime_args(work, lambda first, n: [src.buffer_address(), n, first]),
+        config=ttnn.ReaderConfigDescriptor())
+    writer = ttnn.KernelDescriptor(
+        kernel_source=COPY_WRITER, core_ranges=cores,
+        compile_time_args=[16] + ttnn.TensorAccessorArgs(dst).get_compile_time_args(),
+        runtime_args=runtime_args(work, lambda first, n: [dst.buffer_address(), n, first]),
+        config=ttnn.WriterConfigDescriptor())
+    groups = {}
+    for core, _, n in work:
+        groups.setdefault(n, []).append(core)
+    computes = [ttnn.KernelDescriptor(
+        kernel_source=COPY_COMPUTE,
+        core_ranges=ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(x_, y_), ttnn.CoreCoord(x_, y_))
+                                       for x_, y_ in group]),
+        compile_time_args=[n], config=ttnn.ComputeConfigDescriptor())
+        for n, group in groups.items()]
+    program = ttnn.ProgramDescriptor(kernels=[reader, writer] + computes, semaphores=[],
+                                     cbs=[cb(0, cores, ttnn.bfloat16), cb(16, cores, ttnn.float32)])
+    out = ttnn.to_torch(ttnn.generic_op([src, dst], program))
+    assert out.dtype == torch.float32
+    assert torch.equal(out, x.float())
+
+
 # --- binary_ng: what ttnn.add / ttnn.subtract / ttnn.multiply launch -----------------------------
 
 NG = f"{OPS}/eltwise/binary_ng/device"

@@ -19,12 +19,14 @@ TILE = 2 * 1024  # a bf16 tile's bytes
 # What the entries lack, read from the kernels' first build errors on ditmk's headers.
 METAL2 = ("0.81.1 creates these kernels through its ProgramSpec host API (Metal 2.0): they read "
           "get_arg(args::...), dfb::... and TensorAccessor(tensor::...), which a ProgramDescriptor "
-          "(ditmk.ttnn's generic_op, like 0.81.1's) cannot carry; these entries launch them without "
-          "their bindings, which ditmk.ttnn.experimental can give but which are not written out here yet")
-KERNEL_LIB = ("the reader and writer include ttnn/kernel/dataflow/moreh_common.hpp, which includes the "
-              "hardware layer's noc/noc_parameters.h (not provided by ditmk); the compute kernel's "
-              "ttnn/cpp/ttnn/kernel_lib helpers (reduce_helpers_compute.inl, eltwise chain) include SFPU "
-              "headers ditmk does not provide, first api/compute/add_int_sfpu.h")
+          "(ditmk.ttnn's generic_op, like 0.81.1's) cannot carry; ditmk's descriptor gives args:: and "
+          "dfb:: (runtime_arguments_schema, dataflow_buffer_bindings) but ditmk.ttnn has no fields for "
+          "them and tensor:: (api/tensor/tensor_binding_token.h) is not modelled")
+KERNEL_LIB = ("moreh_layer_norm_small_kernel.cpp does not compile on this host's kernel compiler: GCC 12 "
+              "crashes (internal compiler error, segmentation fault) at ttnn/cpp/ttnn/kernel_lib/eltwise/api/"
+              "chain.hpp:522, a member of a class-type template parameter in an alias template (moreh_common.hpp:192 "
+              "instantiates it), and clang 14 refuses kernel_lib's `#pragma GCC unroll 0` (eltwise/core/chain.inl:"
+              "2841); the reader and writer build")
 
 
 def dram(device, values):

@@ -90,6 +90,7 @@ const ditmk_device_abi& device_abi() {
       DITMK_ABI_ENTRY(sfpu_tile_param),
       DITMK_ABI_ENTRY(unary_bcast_tile),
       DITMK_ABI_ENTRY(binary_reuse_dest_tile),
+      DITMK_ABI_ENTRY(sfpu_binary_tile),
   };
   return table;
 }

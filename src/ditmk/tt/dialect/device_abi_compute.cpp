@@ -14,6 +14,7 @@
 #include "ditmk/tt/emu/compute_api.hpp"
 #include "ditmk/tt/emu/dataflow_api.hpp"
 #include "ditmk/tt/emu/launch_state.hpp"
+#include "ditmk/tt/emu/sfpu_binary_functions.hpp"
 #include "ditmk/tt/emu/sfpu_functions.hpp"
 #include "ditmk/tt/formats.hpp"
 
@@ -32,9 +33,19 @@ constexpr std::array<std::string_view, 3> kPoolNames = {"SUM", "AVG", "MAX"};
 constexpr uint32_t kPoolMin = 3;  // ckernel::PoolType::MIN, which 0.81.1's kernel helpers name
 constexpr std::array<std::string_view, 3> kDimNames = {"REDUCE_ROW", "REDUCE_COL", "REDUCE_SCALAR"};
 // ditmk_sfpu_op's names, as tt-metal's `<name>_tile` calls spell them (the erf GELU is gelu_tile<false>).
-constexpr std::array<std::string_view, 23> kSfpuNames = {
-    "exp",  "recip", "sqrt", "rsqrt", "gelu", "silu", "sigmoid", "tanh", "log",        "abs",   "negative", "square",
-    "relu", "sin",   "cos",  "tan",   "gelu", "fill", "rpow",    "rdiv", "leaky_relu", "power", "typecast"};
+constexpr std::array<std::string_view, 45> kSfpuNames = {
+    "exp",        "recip",      "sqrt",       "rsqrt",      "gelu",       "silu",      "sigmoid",  "tanh",
+    "log",        "abs",        "negative",   "square",     "relu",       "sin",       "cos",      "tan",
+    "gelu",       "fill",       "rpow",       "rdiv",       "leaky_relu", "power",     "typecast", "identity",
+    "cbrt",       "log1p",      "gtz",        "nez",        "gez",        "ltz",       "eqz",      "lez",
+    "add_unary",  "sub_unary",  "mul_unary",  "div_unary",  "rsub_unary", "unary_ne",  "unary_eq", "unary_gt",
+    "unary_ge",   "unary_lt",   "unary_le",   "sign",       "power_iterative"};
+// ditmk_sfpu_binary_op's calls, as tt-metal spells them.
+constexpr std::array<std::string_view, 17> kSfpuBinaryNames = {
+    "add_binary_tile", "sub_binary_tile", "mul_binary_tile", "div_binary_tile", "rsub_binary_tile",
+    "power_binary_tile", "eq_binary_tile", "ne_binary_tile", "lt_binary_tile", "gt_binary_tile",
+    "le_binary_tile", "ge_binary_tile", "binary_max_tile", "binary_min_tile", "copy_dest_values",
+    "mask_tile", "mask_posinf_tile"};
 constexpr std::array<std::string_view, 3> kReuseDestNames = {"", "DEST_TO_SRCA", "DEST_TO_SRCB"};
 
 State& state() { return dialect_state(); }
@@ -204,7 +215,11 @@ void compute_init(uint32_t init, uint32_t param0, uint32_t param1) {
     case DITMK_INIT_PACK_UNTILIZE: s.pack_untilize = param0 != 0; return;
     case DITMK_INIT_SFPU:
       if (param0 >= kSfpuNames.size()) break;
-      s.sfpu_inits |= 1u << param0;
+      s.sfpu_inits |= uint64_t(1) << param0;
+      return;
+    case DITMK_INIT_SFPU_BINARY:
+      if (param0 >= kSfpuBinaryNames.size()) break;
+      s.sfpu_binary_inits |= 1u << param0;
       return;
   }
   emu::raise(FaultKind::bad_call, "compute init {} ({}): not one of device ABI {}", init, param0,
@@ -375,7 +390,7 @@ void require_sfpu_init(uint32_t op) {
     emu::raise(FaultKind::bad_call, "SFPU op {}: not one of device ABI {}", op, DITMK_DEVICE_ABI_VERSION);
   }
   const bool ready = emu::current_processor() == emu::Processor::trisc && state().hw_configured &&
-                     (state().sfpu_inits & (1u << op)) != 0;
+                     (state().sfpu_inits & (uint64_t(1) << op)) != 0;
   if (!ready) {
     const std::string call = fmt::format("{}_tile", kSfpuNames[op]);
     require_trisc(call);
@@ -386,13 +401,30 @@ void require_sfpu_init(uint32_t op) {
 }
 
 // The ops from DITMK_SFPU_SIGMOID on, in ditmk_sfpu_op's order.
-constexpr std::array<emu::SfpuFunction, 17> kFunctions = {
-    emu::SfpuFunction::sigmoid,  emu::SfpuFunction::tanh,   emu::SfpuFunction::log,       emu::SfpuFunction::abs,
-    emu::SfpuFunction::negative, emu::SfpuFunction::square, emu::SfpuFunction::relu,      emu::SfpuFunction::sin,
-    emu::SfpuFunction::cos,      emu::SfpuFunction::tan,    emu::SfpuFunction::gelu_erf,  emu::SfpuFunction::fill,
-    emu::SfpuFunction::rpow,     emu::SfpuFunction::rdiv,   emu::SfpuFunction::leaky_relu, emu::SfpuFunction::power,
-    emu::SfpuFunction::round_bf16};
+using F = emu::SfpuFunction;
+constexpr std::array<emu::SfpuFunction, 39> kFunctions = {
+    F::sigmoid,    F::tanh,       F::log,        F::abs,        F::negative,    F::square,     F::relu,
+    F::sin,        F::cos,        F::tan,        F::gelu_erf,   F::fill,        F::rpow,       F::rdiv,
+    F::leaky_relu, F::power,      F::round_bf16, F::identity,   F::cbrt,        F::log1p,      F::gtz,
+    F::nez,        F::gez,        F::ltz,        F::eqz,        F::lez,         F::add_scalar, F::sub_scalar,
+    F::mul_scalar, F::div_scalar, F::rsub_scalar, F::unary_ne,  F::unary_eq,    F::unary_gt,   F::unary_ge,
+    F::unary_lt,   F::unary_le,   F::sign,       F::power};
 static_assert(DITMK_SFPU_SIGMOID + kFunctions.size() == kSfpuNames.size());
+static_assert(kSfpuNames.size() <= 64, "sfpu_inits holds one bit per op");
+
+// The ops that take sfpu_tile_param's argument: DITMK_SFPU_FILL to DITMK_SFPU_TYPECAST,
+// DITMK_SFPU_ADD_SCALAR to DITMK_SFPU_UNARY_LE, and DITMK_SFPU_POWER_ITERATIVE.
+bool takes_argument(uint32_t op) {
+  return (op >= DITMK_SFPU_FILL && op <= DITMK_SFPU_TYPECAST) ||
+         (op >= DITMK_SFPU_ADD_SCALAR && op <= DITMK_SFPU_UNARY_LE) || op == DITMK_SFPU_POWER_ITERATIVE;
+}
+
+// ditmk_sfpu_binary_op's functions, in its order.
+using B = emu::SfpuBinaryFunction;
+constexpr std::array<emu::SfpuBinaryFunction, 17> kBinaryFunctions = {
+    B::add, B::sub, B::mul, B::div, B::rsub, B::power, B::eq,   B::ne,         B::lt,
+    B::gt,  B::le,  B::ge,  B::max, B::min,  B::copy,  B::mask, B::mask_posinf};
+static_assert(kBinaryFunctions.size() == kSfpuBinaryNames.size());
 
 bool integer_format(uint32_t format) {
   switch (format) {
@@ -422,7 +454,7 @@ void typecast(uint32_t dst, uint32_t formats) {
 
 void sfpu_tile(uint32_t op, uint32_t dst) {
   require_sfpu_init(op);
-  if (op >= DITMK_SFPU_FILL) {
+  if (takes_argument(op)) {
     emu::raise(FaultKind::bad_call, "{}_tile: called without its argument (device ABI {})", kSfpuNames[op],
                DITMK_DEVICE_ABI_VERSION);
   }
@@ -440,16 +472,33 @@ void sfpu_tile(uint32_t op, uint32_t dst) {
 
 void sfpu_tile_param(uint32_t op, uint32_t dst, uint32_t param) {
   require_sfpu_init(op);
-  if (op < DITMK_SFPU_FILL) {
+  if (!takes_argument(op)) {
     emu::raise(FaultKind::bad_call, "{}_tile takes no argument (device ABI {})", kSfpuNames[op],
                DITMK_DEVICE_ABI_VERSION);
   }
   if (op == DITMK_SFPU_TYPECAST) {
     typecast(dst, param);
+  } else if (op == DITMK_SFPU_POWER_ITERATIVE) {
+    emu::sfpu_function_tile(emu::SfpuFunction::power, dst, float(param));  // the exponent as an integer
   } else {
     emu::sfpu_function_tile(kFunctions[op - DITMK_SFPU_SIGMOID], dst, std::bit_cast<float>(param));
   }
   mark_written(dst);
+}
+
+// A binary SFPU call runs after its own init, like the unary ones.
+void sfpu_binary_tile(uint32_t op, uint32_t dst0, uint32_t dst1, uint32_t odst) {
+  if (op >= kSfpuBinaryNames.size()) {
+    emu::raise(FaultKind::bad_call, "binary SFPU op {}: not one of device ABI {}", op, DITMK_DEVICE_ABI_VERSION);
+  }
+  const std::string_view call = kSfpuBinaryNames[op];
+  require_trisc(call);
+  require_hw(call);
+  if ((state().sfpu_binary_inits & (1u << op)) == 0) {
+    emu::raise(FaultKind::bad_call, "{}: {}_init has not run (the SFPU is not set up for it)", call, call);
+  }
+  emu::sfpu_binary_function_tile(kBinaryFunctions[op], dst0, dst1, odst);
+  mark_written(odst);
 }
 
 void pack_tile(uint32_t dst, uint32_t cb, uint32_t out_tile, uint32_t out_of_order) {

@@ -70,5 +70,6 @@ void pack_tile(uint32_t dst, uint32_t cb, uint32_t out_tile, uint32_t out_of_ord
 void unpack_tilize(uint32_t cb, uint32_t tile, uint32_t dst);
 void pack_untilize(uint32_t block_tiles, uint32_t full_tiles, uint32_t cb, uint32_t block_index, uint32_t tile_rows);
 void binary_reuse_dest_tile(uint32_t op, uint32_t reuse, uint32_t cb, uint32_t tile, uint32_t dst);
+void sfpu_binary_tile(uint32_t op, uint32_t dst0, uint32_t dst1, uint32_t odst);
 
 }  // namespace ditmk::tt::dialect::abi

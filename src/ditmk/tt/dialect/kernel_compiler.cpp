@@ -90,9 +90,14 @@ std::vector<fs::path> include_dirs(const KernelBuild& build) {
   return dirs;
 }
 
+// tt-metal 0.81.1's JIT compiles kernels as C++17 with SFPI's -ftt-nttp, -ftt-constinit and
+// -ftt-consteval (tt_metal/jit_build/build.cpp): class-type non-type template parameters (ttnn's
+// kernel_lib/eltwise/api/chain.hpp), constinit and consteval. A host compiler has those three only
+// in C++20, so kernels build as C++20; -Wno-volatile quiets C++20's deprecation of compound
+// assignment to volatile registers, which the device headers and kernels do as C++17 code may.
 std::vector<std::string> compile_flags(const KernelBuild& build) {
   std::vector<std::string> flags = {
-      "-std=c++17", "-O2", "-g0", "-fPIC", "-shared", "-fvisibility=hidden", "-fno-exceptions", "-fno-rtti",
+      "-std=c++20", "-Wno-volatile", "-O2", "-g0", "-fPIC", "-shared", "-fvisibility=hidden", "-fno-exceptions", "-fno-rtti",
       "-fno-threadsafe-statics", "-fasynchronous-unwind-tables", "-ffreestanding", "-nostdlib",
       "-Wl,--no-undefined"};
   for (const fs::path& dir : include_dirs(build)) flags.push_back("-I" + dir.string());
@@ -225,12 +230,21 @@ std::vector<std::string> check_includes(const std::string& output, const fs::pat
 // One line from the compiler's output: the first error, with the kernel named as the descriptor does.
 [[noreturn]] void fail_compile(const std::string& output, const KernelBuild& build, const fs::path& log) {
   const std::regex error_line("^(.+?):(\\d+):(?:\\d+:)? (?:fatal )?error: (.*)$");
+  // The compiler crashing on a kernel (an internal compiler error) is the compiler's fault, not the
+  // kernel's: said as such, with the place it crashed at.
+  const std::regex crash_line("^(.+?):(\\d+):(?:\\d+:)? internal compiler error: (.*)$");
   std::istringstream lines(output);
   for (std::string line; std::getline(lines, line);) {
     std::smatch m;
     if (std::regex_match(line, m, error_line)) {
       fail("{}:{}: error: {} (compiling for {}; compiler log {})", shown_path(m[1].str(), build), m[2].str(),
            m[3].str(), emu::processor_name(build.processor), log.string());
+    }
+    if (std::regex_match(line, m, crash_line)) {
+      fail("{}:{}: the kernel compiler ({}) crashed: internal compiler error: {} (compiling for {}; compiler log {}; "
+           "$DITMK_KERNEL_CXX picks another compiler)",
+           shown_path(m[1].str(), build), m[2].str(), compiler(), m[3].str(), emu::processor_name(build.processor),
+           log.string());
     }
     const std::size_t undefined = line.find("undefined reference to");
     if (undefined != std::string::npos) {

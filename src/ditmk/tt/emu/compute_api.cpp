@@ -304,6 +304,18 @@ void sfpu_pass(uint32_t dst, std::string_view call, double cycles, const std::fu
   unary(dst, call, cycles, fn);
 }
 
+void sfpu_binary_pass(uint32_t dst0, uint32_t dst1, uint32_t odst, std::string_view call, double cycles,
+                      const std::function<float(float, float)>& fn) {
+  ProcessorRuntime& p = trisc(call);
+  require_state(p, DstState::acquired, call, "acquired");
+  const float* a = dst_tile(p, dst0, call);
+  const float* b = dst_tile(p, dst1, call);
+  float* out = dst_tile(p, odst, call);
+  record_compute(cycles, false);
+  // Element by element, so an output that is one of the inputs reads each value before overwriting it.
+  for (int i = 0; i < kTileElems; ++i) out[i] = fn(a[i], b[i]);
+}
+
 void pack_tile(uint32_t dst, uint32_t id) {
   constexpr std::string_view call = "pack_tile";
   ProcessorRuntime& p = trisc(call);

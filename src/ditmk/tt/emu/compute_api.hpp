@@ -60,6 +60,12 @@ void silu_tile(uint32_t dst);
 // to each value of DST[dst] in place, timed as `cycles` (sfpu_functions.hpp names the functions).
 void sfpu_pass(uint32_t dst, std::string_view call, double cycles, const std::function<float(float)>& fn);
 
+// The SFPU's pass over two DST tiles into a third (sfpu_binary_functions.hpp): TRISC only, DST
+// acquired, DST[odst][i] = fn(DST[dst0][i], DST[dst1][i]) for every value (odst may be either input),
+// timed as `cycles`.
+void sfpu_binary_pass(uint32_t dst0, uint32_t dst1, uint32_t odst, std::string_view call, double cycles,
+                      const std::function<float(float, float)>& fn);
+
 // Packs DST[dst] into the next tile of cb's reservation.
 void pack_tile(uint32_t dst, uint32_t cb);
 

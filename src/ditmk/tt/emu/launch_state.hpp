@@ -106,7 +106,8 @@ struct ProcessorRuntime {
     bool hw_configured = false;      // a full init (compute_kernel_hw_startup, *_init_common, mm_init, ...) ran
     uint32_t op_init = UINT32_MAX;   // ditmk_compute_init of the last op init, UINT32_MAX before any
     uint32_t op_param0 = 0, op_param1 = 0;
-    uint32_t sfpu_inits = 0;         // bit per ditmk_sfpu_op whose init ran
+    uint64_t sfpu_inits = 0;         // bit per ditmk_sfpu_op whose init ran
+    uint32_t sfpu_binary_inits = 0;  // bit per ditmk_sfpu_binary_op whose init ran
     bool reduce_mask = false;        // reduce_init's packer edge mask is set
     bool pack_untilize = false;      // the packer writes row-major rows (pack_untilize_init, untilize_init)
     bool legacy_dst = false;         // inside acquire_dst ... release_dst

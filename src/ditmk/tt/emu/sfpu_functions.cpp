@@ -25,10 +25,15 @@ double cycles(SfpuFunction function) {
     case SfpuFunction::tan:
     case SfpuFunction::rpow:
     case SfpuFunction::power: return tp.sfpu_exp_cycles;
-    case SfpuFunction::rdiv: return tp.sfpu_recip_cycles;
+    case SfpuFunction::rdiv:
+    case SfpuFunction::div_scalar: return tp.sfpu_recip_cycles;
+    case SfpuFunction::cbrt:
+    case SfpuFunction::log1p: return tp.sfpu_exp_cycles;
     default: return tp.sfpu_sqrt_cycles;
   }
 }
+
+float truth(bool holds) { return holds ? 1.0f : 0.0f; }
 
 float apply(SfpuFunction function, float x, float argument) {
   switch (function) {
@@ -49,6 +54,27 @@ float apply(SfpuFunction function, float x, float argument) {
     case SfpuFunction::leaky_relu: return x < 0.0f ? x * argument : x;
     case SfpuFunction::power: return std::pow(x, argument);
     case SfpuFunction::round_bf16: return round_to_bf16(x);
+    case SfpuFunction::identity: return x;
+    case SfpuFunction::cbrt: return std::cbrt(x);
+    case SfpuFunction::log1p: return std::log1p(x);
+    case SfpuFunction::gtz: return truth(x > 0.0f);
+    case SfpuFunction::nez: return truth(x != 0.0f);
+    case SfpuFunction::gez: return truth(x >= 0.0f);
+    case SfpuFunction::ltz: return truth(x < 0.0f);
+    case SfpuFunction::eqz: return truth(x == 0.0f);
+    case SfpuFunction::lez: return truth(x <= 0.0f);
+    case SfpuFunction::add_scalar: return x + argument;
+    case SfpuFunction::sub_scalar: return x - argument;
+    case SfpuFunction::mul_scalar: return x * argument;
+    case SfpuFunction::div_scalar: return x / argument;
+    case SfpuFunction::rsub_scalar: return argument - x;
+    case SfpuFunction::unary_ne: return truth(x != argument);
+    case SfpuFunction::unary_eq: return truth(x == argument);
+    case SfpuFunction::unary_gt: return truth(x > argument);
+    case SfpuFunction::unary_ge: return truth(x >= argument);
+    case SfpuFunction::unary_lt: return truth(x < argument);
+    case SfpuFunction::unary_le: return truth(x <= argument);
+    case SfpuFunction::sign: return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : 0.0f;
   }
   return x;
 }
@@ -74,6 +100,27 @@ std::string_view sfpu_function_call(SfpuFunction function) {
     case SfpuFunction::leaky_relu: return "leaky_relu_tile";
     case SfpuFunction::power: return "power_tile";
     case SfpuFunction::round_bf16: return "typecast_tile";
+    case SfpuFunction::identity: return "identity_tile";
+    case SfpuFunction::cbrt: return "cbrt_tile";
+    case SfpuFunction::log1p: return "log1p_tile";
+    case SfpuFunction::gtz: return "gtz_tile";
+    case SfpuFunction::nez: return "nez_tile";
+    case SfpuFunction::gez: return "gez_tile";
+    case SfpuFunction::ltz: return "ltz_tile";
+    case SfpuFunction::eqz: return "eqz_tile";
+    case SfpuFunction::lez: return "lez_tile";
+    case SfpuFunction::add_scalar: return "add_unary_tile";
+    case SfpuFunction::sub_scalar: return "sub_unary_tile";
+    case SfpuFunction::mul_scalar: return "mul_unary_tile";
+    case SfpuFunction::div_scalar: return "div_unary_tile";
+    case SfpuFunction::rsub_scalar: return "rsub_unary_tile";
+    case SfpuFunction::unary_ne: return "unary_ne_tile";
+    case SfpuFunction::unary_eq: return "unary_eq_tile";
+    case SfpuFunction::unary_gt: return "unary_gt_tile";
+    case SfpuFunction::unary_ge: return "unary_ge_tile";
+    case SfpuFunction::unary_lt: return "unary_lt_tile";
+    case SfpuFunction::unary_le: return "unary_le_tile";
+    case SfpuFunction::sign: return "sign_tile";
   }
   return "an SFPU call";
 }

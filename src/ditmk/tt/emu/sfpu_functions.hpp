@@ -26,6 +26,27 @@ enum class SfpuFunction {
   leaky_relu,  // x, or x * argument where x < 0
   power,       // x ** argument
   round_bf16,  // a typecast to bf16 inside DST: round to nearest even, as the packer rounds
+  identity,    // x unchanged (identity_tile: the SFPU loads each value and stores it back)
+  cbrt,
+  log1p,       // log(1 + x)
+  gtz,         // the comparisons with zero and with the argument: 1.0 where they hold, else 0.0
+  nez,
+  gez,
+  ltz,
+  eqz,
+  lez,
+  add_scalar,  // x + argument
+  sub_scalar,  // x - argument
+  mul_scalar,  // x * argument
+  div_scalar,  // x / argument
+  rsub_scalar, // argument - x
+  unary_ne,
+  unary_eq,
+  unary_gt,
+  unary_ge,
+  unary_lt,
+  unary_le,
+  sign,        // -1, 0 or 1
 };
 
 // The call's name as tt-metal spells it ("sigmoid_tile", ...), for fault messages.

@@ -9,6 +9,7 @@
 #include "ckernel_defs.h"
 #include "ditmk/abi.h"
 #include "ditmk/attributes.h"
+#include "internal/tt-1xx/cache.h"  // the chip's ckernel.h gets invalidate_l1_cache through risc_common.h
 
 namespace ckernel {
 

@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#define DITMK_DEVICE_ABI_VERSION 6
+#define DITMK_DEVICE_ABI_VERSION 7
 
 /* Faults a device header raises itself (a call the emulator cannot model, a bad argument). */
 enum ditmk_fault_kind { DITMK_FAULT_BAD_CALL = 0, DITMK_FAULT_MISSING_ARG = 1, DITMK_FAULT_OUT_OF_BOUNDS = 2 };
@@ -79,7 +79,8 @@ enum ditmk_compute_init {
                                    param1: 1 for the fast tilize (fp32 read as tf32) */
   DITMK_INIT_PACK_UNTILIZE = 9, /* the packer's mode: param0 1 writes row-major rows, 0 whole tiles again */
   DITMK_INIT_UNARY_BCAST = 10,  /* param0: ditmk_broadcast (version 6) */
-  DITMK_INIT_BINARY_REUSE_DEST = 11 /* param0: ditmk_binary_op, param1: ditmk_reuse_dest (version 6) */
+  DITMK_INIT_BINARY_REUSE_DEST = 11, /* param0: ditmk_binary_op, param1: ditmk_reuse_dest (version 6) */
+  DITMK_INIT_SFPU_BINARY = 12        /* param0: ditmk_sfpu_binary_op (version 7) */
 };
 
 enum ditmk_binary_op { DITMK_BINARY_ADD = 0, DITMK_BINARY_SUB = 1, DITMK_BINARY_MUL = 2 };
@@ -116,7 +117,52 @@ enum ditmk_sfpu_op {
   DITMK_SFPU_RDIV = 19,       /* param: the dividend's fp32 bits; value / x */
   DITMK_SFPU_LEAKY_RELU = 20, /* param: the slope's fp32 bits */
   DITMK_SFPU_POWER = 21,      /* param: the exponent's fp32 bits; x ** exponent */
-  DITMK_SFPU_TYPECAST = 22    /* param: (input DataFormat << 8) | output DataFormat */
+  DITMK_SFPU_TYPECAST = 22,   /* param: (input DataFormat << 8) | output DataFormat */
+  /* version 7: no argument */
+  DITMK_SFPU_IDENTITY = 23, /* x */
+  DITMK_SFPU_CBRT = 24,
+  DITMK_SFPU_LOG1P = 25,     /* log(1 + x) */
+  DITMK_SFPU_GTZ = 26,       /* the comparisons with zero: 1.0 where x > 0 holds, else 0.0 */
+  DITMK_SFPU_NEZ = 27,
+  DITMK_SFPU_GEZ = 28,
+  DITMK_SFPU_LTZ = 29,
+  DITMK_SFPU_EQZ = 30,
+  DITMK_SFPU_LEZ = 31,
+  /* version 7, with sfpu_tile_param's argument (a float's bits) */
+  DITMK_SFPU_ADD_SCALAR = 32, /* x + s */
+  DITMK_SFPU_SUB_SCALAR = 33, /* x - s */
+  DITMK_SFPU_MUL_SCALAR = 34, /* x * s */
+  DITMK_SFPU_DIV_SCALAR = 35, /* x / s */
+  DITMK_SFPU_RSUB_SCALAR = 36, /* s - x */
+  DITMK_SFPU_UNARY_NE = 37,   /* the comparisons with s: 1.0 where x != s holds, else 0.0 */
+  DITMK_SFPU_UNARY_EQ = 38,
+  DITMK_SFPU_UNARY_GT = 39,
+  DITMK_SFPU_UNARY_GE = 40,
+  DITMK_SFPU_UNARY_LT = 41,
+  DITMK_SFPU_UNARY_LE = 42,
+  DITMK_SFPU_SIGN = 43,            /* -1.0, 0.0 or 1.0; no argument */
+  DITMK_SFPU_POWER_ITERATIVE = 44  /* x ** n; argument: the integer n itself */
+};
+/* SFPU ops of two DST tiles into a third (version 7): out = in0 op in1, element-wise; the comparisons
+ * give 1.0 where they hold and 0.0 elsewhere */
+enum ditmk_sfpu_binary_op {
+  DITMK_SFPU_BINARY_ADD = 0,
+  DITMK_SFPU_BINARY_SUB = 1,
+  DITMK_SFPU_BINARY_MUL = 2,
+  DITMK_SFPU_BINARY_DIV = 3,
+  DITMK_SFPU_BINARY_RSUB = 4,  /* in1 - in0 */
+  DITMK_SFPU_BINARY_POWER = 5, /* in0 ** in1 */
+  DITMK_SFPU_BINARY_EQ = 6,
+  DITMK_SFPU_BINARY_NE = 7,
+  DITMK_SFPU_BINARY_LT = 8,
+  DITMK_SFPU_BINARY_GT = 9,
+  DITMK_SFPU_BINARY_LE = 10,
+  DITMK_SFPU_BINARY_GE = 11,
+  DITMK_SFPU_BINARY_MAX = 12,
+  DITMK_SFPU_BINARY_MIN = 13,
+  DITMK_SFPU_BINARY_COPY = 14,        /* in0 (copy_dest_values; in1 unused) */
+  DITMK_SFPU_BINARY_MASK = 15,        /* in0, or 0.0 where in1 is 0 (mask_tile) */
+  DITMK_SFPU_BINARY_MASK_POSINF = 16  /* in0, or +inf where in1 is 0 (mask_posinf_tile) */
 };
 
 /* A CB's interface as tt-metal's LocalCBInterface holds it (version 6): sizes in bytes and pages, and
@@ -238,6 +284,8 @@ typedef struct ditmk_device_abi {
   /* compute (version 6): DST[dst] = DST[dst] op tile (DEST_TO_SRCA) or tile op DST[dst]
    * (DEST_TO_SRCB), the tile counted from cb's front */
   void (*binary_reuse_dest_tile)(uint32_t op, uint32_t reuse, uint32_t cb, uint32_t tile, uint32_t dst);
+  /* compute (version 7): DST[odst] = DST[dst0] op DST[dst1], ditmk_sfpu_binary_op */
+  void (*sfpu_binary_tile)(uint32_t op, uint32_t dst0, uint32_t dst1, uint32_t odst);
 } ditmk_device_abi;
 
 #endif /* DITMK_DEVICE_ABI_H */

@@ -12,6 +12,10 @@
 #include "ditmk/noc_index.h"
 #include "ditmk_device_abi.h"
 
+// `uint`: the RISC-V toolchain's C library declares it for every kernel (ttnn's moreh_common.hpp
+// casts to it); the host's declares it only in its hosted headers.
+typedef unsigned int uint;
+
 // The kernel defines one of these; hidden weak declarations leave the other one null.
 __attribute__((weak, visibility("hidden"))) void kernel_main();
 

@@ -16,4 +16,25 @@ enum class EltwiseBinaryReuseDestType { NONE = 0, DEST_TO_SRCA = 1, DEST_TO_SRCB
 enum class VectorMode : uint8_t { None = 0, R = 1, C = 2, RC = 4, RC_custom = 6, Invalid = 0xff };
 enum class RoundingMode : uint8_t { None = 0, Trunc = 1, Floor = 2 };
 
+// The packer's ReLU: a mode and a 16-bit threshold (pack_relu_config; only NO_RELU is modelled).
+enum class ReluType : uint8_t { NO_RELU = 0, ZERO_RELU, MIN_THRESHOLD_RELU, MAX_THRESHOLD_RELU };
+
+struct ReluConfig {
+  static constexpr ReluConfig none() { return {ReluType::NO_RELU}; }
+  static constexpr ReluConfig zero() { return {ReluType::ZERO_RELU}; }
+  static constexpr ReluConfig min_threshold(uint32_t t) { return {ReluType::MIN_THRESHOLD_RELU, t}; }
+  static constexpr ReluConfig max_threshold(uint32_t t) { return {ReluType::MAX_THRESHOLD_RELU, t}; }
+  // The hardware's word: the mode in bits 0-1, the threshold in bits 16-31.
+  static constexpr ReluConfig from_packed(uint32_t packed) {
+    return {static_cast<ReluType>(packed & 0x3), (packed >> 16) & 0xFFFF};
+  }
+  constexpr ReluType get_mode() const { return mode; }
+  constexpr uint32_t get_threshold() const { return threshold; }
+
+ private:
+  constexpr ReluConfig(ReluType m, uint32_t t = 0) : mode(m), threshold(t) {}
+  ReluType mode = ReluType::NO_RELU;
+  uint32_t threshold = 0;
+};
+
 }  // namespace ckernel

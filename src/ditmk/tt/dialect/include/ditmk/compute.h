@@ -47,6 +47,36 @@ FORCE_INLINE void sfpu_param(uint32_t op, uint32_t idst, uint32_t param, VectorM
   abi->sfpu_tile_param(op, idst, param);
 }
 
+// An SFPU call of two DST tiles into a third (ditmk_sfpu_binary_op).
+FORCE_INLINE void sfpu_binary(uint32_t op, uint32_t idst0, uint32_t idst1, uint32_t odst, VectorModeArg vector_mode,
+                              const char* call) {
+  if (vector_mode.mode != uint32_t(ckernel::VectorMode::RC)) {
+    detail::fault(DITMK_FAULT_BAD_CALL,
+                  detail::Message() << call << ": vector_mode " << vector_mode.mode
+                                    << " (part of the tile) is not modelled; the emulator computes whole tiles (RC)");
+  }
+  abi->sfpu_binary_tile(op, idst0, idst1, odst);
+}
+
+// mask_tile and mask_posinf_tile: the chip's SFPU reads the mask from DST[idst_data + 1] whatever
+// idst2_mask says, so another idst2_mask faults rather than masking with a tile the chip would not.
+FORCE_INLINE void sfpu_mask(uint32_t op, uint32_t idst_data, uint32_t idst2_mask, const char* call) {
+  if (idst2_mask != idst_data + 1) {
+    detail::fault(DITMK_FAULT_BAD_CALL, detail::Message() << call << "(" << idst_data << ", " << idst2_mask
+                                                          << "): the SFPU reads the mask from DST[" << idst_data + 1
+                                                          << "], the tile after the data's, not from DST["
+                                                          << idst2_mask << "]");
+  }
+  sfpu_binary(op, idst_data, idst2_mask, idst_data, ckernel::VectorMode::RC, call);
+}
+
+// A call on integer values in DST: the emulator's DST holds fp32 values, so it faults naming itself.
+[[noreturn]] FORCE_INLINE void integer_dst_call(const char* call) {
+  detail::fault(DITMK_FAULT_BAD_CALL, detail::Message() << call
+                                                        << ": integer values in DST are not modelled (the emulator's "
+                                                           "DST holds fp32 values)");
+}
+
 // A float argument as the bits the SFPU receives.
 FORCE_INLINE uint32_t float_bits(float value) { return __builtin_bit_cast(uint32_t, value); }
 

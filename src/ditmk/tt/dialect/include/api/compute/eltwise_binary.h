@@ -5,6 +5,9 @@
 // accepted and ignored: the result replaces DST[idst].
 #include "api/compute/common.h"
 #include "ditmk/compute.h"
+// the LLK calls 0.81.1's header brings in, which kernels (ttnn's kernel_lib) call directly
+#include "llk_math_binary_api.h"
+#include "llk_unpack_AB_api.h"
 
 namespace ckernel {
 

@@ -43,4 +43,11 @@ ALWI void pack_relu_config(const uint32_t config) {
   }
 }
 
+// 0.81.1's form: ReluConfig::none() has no effect, any other mode faults.
+ALWI void pack_relu_config(const ReluConfig& config) {
+  if (config.get_mode() != ReluType::NO_RELU) {
+    ditmk::detail::fault(DITMK_FAULT_BAD_CALL, "pack_relu_config: the packer's ReLU is not modelled");
+  }
+}
+
 }  // namespace ckernel

@@ -5,6 +5,9 @@
 // older trees' (to_from_int8, is_tile_dim_reconfig_en): any template args are accepted.
 #include "api/compute/common_globals.h"
 #include "api/compute/src_order.h"
+// the LLK calls 0.81.1's header brings in, which kernels (ttnn's kernel_lib) call directly
+#include "llk_math_common_api.h"
+#include "llk_unpack_common_api.h"
 
 namespace ckernel {
 

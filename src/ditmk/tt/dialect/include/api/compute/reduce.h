@@ -8,6 +8,10 @@
 // reduce_revert_delta) must clear the packer's edge mask before other results are packed.
 #include "api/compute/common.h"
 #include "ditmk/compute.h"
+// the LLK calls 0.81.1's header brings in, which kernels (ttnn's kernel_lib) call directly
+#include "llk_math_reduce_api.h"
+#include "llk_pack_reduce_api.h"
+#include "llk_unpack_AB_reduce_api.h"
 
 #ifdef REDUCE_OP
 #define DITMK_REDUCE_OP REDUCE_OP

@@ -20,6 +20,10 @@
 #include "ditmk/data_format.h"
 #include "ditmk/kernel_args.h"
 #include "ditmk/noc.h"
+// What the chip's dataflow API includes too: risc_attribs.h directly, invalidate_l1_cache through its
+// profiler header's risc_common.h.
+#include "internal/risc_attribs.h"
+#include "internal/tt-1xx/cache.h"
 #include "ditmk/noc_index.h"
 #include "ditmk/noc_state.h"
 #include "ditmk/semaphore.h"

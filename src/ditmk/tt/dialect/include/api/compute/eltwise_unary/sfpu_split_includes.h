@@ -2,10 +2,15 @@
 // tt-metal picks the SFPU headers a kernel needs from SFPU_OP_*_INCLUDE defines; every modelled op
 // is declared here whichever defines a kernel sets.
 #include "api/compute/eltwise_unary/activations.h"
+#include "api/compute/eltwise_unary/binop_with_scalar.h"
+#include "api/compute/eltwise_unary/cbrt.h"
+#include "api/compute/eltwise_unary/comp.h"
 #include "api/compute/eltwise_unary/eltwise_unary.h"
 #include "api/compute/eltwise_unary/exp.h"
 #include "api/compute/eltwise_unary/fill.h"
 #include "api/compute/eltwise_unary/gelu.h"
+#include "api/compute/eltwise_unary/identity.h"
+#include "api/compute/eltwise_unary/log1p.h"
 #include "api/compute/eltwise_unary/negative.h"
 #include "api/compute/eltwise_unary/rdiv.h"
 #include "api/compute/eltwise_unary/recip.h"
@@ -15,5 +20,13 @@
 #include "api/compute/eltwise_unary/sqrt.h"
 #include "api/compute/eltwise_unary/trigonometry.h"
 #include "api/compute/eltwise_unary/typecast.h"
+// the binary SFPU ops' headers, which tt-metal's list also includes under their own defines
+#include "api/compute/add_int_sfpu.h"
+#include "api/compute/binary_max_min.h"
+#include "api/compute/copy_dest_values.h"
+#include "api/compute/eltwise_binary_sfpu.h"
+#include "api/compute/mask.h"
+#include "api/compute/mul_int_sfpu.h"
+#include "api/compute/sub_int_sfpu.h"
 // tt-metal includes it for SFPU_OP_COMPUTE_KERNEL_API_INCLUDE: sigmoid, tanh, log, abs, square, ...
 #include "api/compute/compute_kernel_api.h"
