@@ -165,11 +165,14 @@ def test_moreh_layer_norm_last_dim(device):
 
 # --- softmax: SoftmaxProgramFactoryAttentionOptimized, interleaved, small kernel ---------------------
 
-@pytest.mark.parametrize("Wt, block", [(1, 1), (2, 2), (3, 3), (4, 4), (5, 8), (6, 6), (10, 8), (12, 6), (16, 8),
-                                       (20, 8), (24, 8)])
-def test_softmax_block_size(Wt, block):
-    """The factory's block: 8 unless a divisor of Wt takes as many blocks (find_max_divisor skips 5, 7)."""
-    assert softmax_block_size(Wt, fp32_dest_acc_en=False) == block
+@pytest.mark.parametrize("Wt, fp32, block", [(1, False, 1), (2, False, 2), (3, False, 3), (4, False, 4), (5, False, 8),
+                                             (6, False, 6), (7, False, 8), (10, False, 8), (12, False, 6),
+                                             (16, False, 8), (20, False, 8), (24, False, 8), (2, True, 2),
+                                             (5, True, 4), (6, True, 3), (8, True, 4)])
+def test_softmax_block_size(Wt, fp32, block):
+    """The factory's block: 8 tiles (4 with fp32 DEST) unless a divisor of Wt takes as many blocks
+    (find_max_divisor skips 5 and 7)."""
+    assert softmax_block_size(Wt, fp32_dest_acc_en=fp32) == block
 
 
 def softmax_golden(x, scale=None, mask=None):
