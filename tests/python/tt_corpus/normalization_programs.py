@@ -108,22 +108,27 @@ def softmax_block_size(Wt, fp32_dest_acc_en):
     return block
 
 
-def softmax_program(device, x_t, out_t, *, logical_w=None, mask_t=None, scale=None, numeric_stable=True,
+def softmax_program(device, x_t, out_t, *, logical_w=None, mask_t=None, scale=None, causal=False, numeric_stable=True,
                     math_approx_mode=True, dataflow_only=False):
     """The attention-optimized factory's program for softmax over the last dim of `x_t` (N, C, H, W),
     with ScaleMaskSoftmax's `scale` and a non-causal `mask_t` (N, 1, 32, W: row 0 of each tile is
-    the mask). `logical_w` < W is the tensor's logical width: the padding the kernels mask out with
+    the mask) or, with `causal`, a causal mask (N, 1, H, W: whole tiles added, the same for every
+    channel; the reader wraps its rows every Wt tile rows, so H = W). `logical_w` < W is the
+    tensor's logical width: the padding the kernels mask out with
     -inf (MASK_PADDED_DATA). bf16 in and out; fp32_dest_acc_en is false, the default for bf16.
     `dataflow_only` leaves the compute kernel out and binds the writer's out0 to the reader's in0,
     so the writer writes back what the reader read (a check of the dataflow kernels' launch alone;
     the rows' fifo padding then has to agree, so Wt must be a multiple of the block)."""
     if scale is not None and mask_t is None:
         raise ValueError("softmax: scale must not be set when mask is not present")
+    if causal and mask_t is None:
+        raise ValueError("softmax: a causal mask needs mask_t")
     N, C, H, W = x_t.padded_shape
     w_unpadded = W if logical_w is None else logical_w
     Wt, Ht, NC = W // TILE, C * H // TILE, N
     mask_padded_data = W > w_unpadded
     has_mask = mask_t is not None
+    mask_Ht = mask_t.padded_shape[2] // TILE if has_mask else Ht
     fp32 = False
     block = softmax_block_size(Wt, fp32)
     ns_in0 = numeric_stable and not has_mask and not mask_padded_data
@@ -154,7 +159,8 @@ def softmax_program(device, x_t, out_t, *, logical_w=None, mask_t=None, scale=No
     if ns_x:
         dfbs.declare("x", row_t, im)
 
-    base = ([("FUSED_SCALE_MASK", "1")] if has_mask else []) + ([("NUMERIC_STABLE", "1")] if numeric_stable else [])
+    base = (([("FUSED_SCALE_MASK", "1")] if has_mask else []) + ([("CAUSAL_MASK", "1")] if causal else [])
+            + ([("NUMERIC_STABLE", "1")] if numeric_stable else []))
     compute_defines = base + [("EXP_APPROX", "1" if math_approx_mode else "0"),
                               ("ENABLE_FP32_DEST_ACC", "1" if fp32 else "0")]
     if mask_padded_data:
@@ -163,16 +169,27 @@ def softmax_program(device, x_t, out_t, *, logical_w=None, mask_t=None, scale=No
     reader_names = ["blk", "num_rows", "tile_offset", "Wt"]
     if has_mask:
         reader_names += ["pre_scale", "Ht", "start_ht", "start_mask_id"]
+    if causal:
+        reader_names += ["mask_start_ht", "mask_offset"]
 
     def reader_args(first, rows):
         args = [block, rows, first * Wt, Wt]
         if has_mask:
-            args += [bits(1.0 if scale is None else scale), Ht, first % Ht, (first // Ht) * Wt]
+            ht, mask_ht, mask_offset = first % Ht, first % Ht % mask_Ht, first // Ht * mask_Ht * Wt
+            mask_id = mask_ht * Wt + mask_offset if causal else first // Ht * Wt
+            args += [bits(1.0 if scale is None else scale), Ht, ht, mask_id]
+            if causal:
+                args += [mask_ht, mask_offset]
         return args
+
+    reader_ctas = [("in0_t", in0_t)]
+    if causal:
+        mask_shape = mask_t.padded_shape
+        reader_ctas.append(("num_tiles_causal_mask", mask_shape[-1] * mask_shape[-2] // TILE_HW))
 
     reader = experimental.bind(
         ttnn.KernelDescriptor(kernel_source=f"{SOFTMAX}/dataflow/reader_unary_interleaved_sm.cpp",
-                              core_ranges=cores, named_compile_time_args=[("in0_t", in0_t)], defines=base,
+                              core_ranges=cores, named_compile_time_args=reader_ctas, defines=base,
                               runtime_args=per_core(work, reader_args), config=ttnn.ReaderConfigDescriptor()),
         experimental.Metal2Bindings(
             named_runtime_args=reader_names,

@@ -233,6 +233,21 @@ def test_scale_mask_softmax(device):
     assert_close(ttnn.to_torch(out).float(), softmax_golden(x, 0.125, mask_row), pcc=0.999, atol=1e-2, rtol=2e-2)
 
 
+@pytest.mark.xfail(strict=True, raises=ComputeApiMissing, reason=CB_UNITS)
+def test_scale_causal_mask_softmax(device):
+    """scale_mask_softmax(x, scale, mask, is_causal_mask=True): a [N, 1, S, S] mask added tile by tile,
+    the same for each of the C heads (the reader walks the mask's Wt tile rows again for each head
+    and moves to the next batch's mask every Ht rows)."""
+    torch.manual_seed(6)
+    N, C, S = 2, 2, 96
+    x = bf16(torch.randn(N, C, S, S) * 2)
+    causal = torch.triu(torch.full((S, S), -10000.0), diagonal=1)
+    mask = bf16(causal + torch.randn(N, 1, S, S) * 0.5)  # a different mask per batch element
+    out = run_softmax(device, dram(device, x), empty(device, x.shape), mask_t=dram(device, mask), scale=0.25,
+                      causal=True)
+    assert_close(ttnn.to_torch(out).float(), softmax_golden(x, 0.25, mask), pcc=0.999, atol=1e-2, rtol=2e-2)
+
+
 def test_softmax_scale_without_mask_refused(device):
     x = bf16(torch.randn(1, 1, 32, 32))
     with pytest.raises(ValueError, match="scale must not be set when mask is not present"):
