@@ -223,10 +223,11 @@ def softmax_program(device, x_t, out_t, *, logical_w=None, mask_t=None, scale=No
 
 # --- layernorm / rmsnorm -------------------------------------------------------------------------
 
-def layernorm_program(device, x_t, out_t, *, gamma_t=None, beta_t=None, eps=1e-5, rms=False, logical_w=None,
+def layernorm_program(device, x_t, out_t, *, residual_t=None, gamma_t=None, beta_t=None, eps=1e-5, rms=False,
+                      logical_w=None,
                       fp32_dest_acc_en=False, math_approx_mode=True):
     """The multi-core interleaved factory's program for layer_norm (rms_norm with `rms`) over the last
-    dim of `x_t` (N, C, H, W); gamma / beta are TILE tensors whose first W/32 tiles hold the row
+    dim of `x_t` (N, C, H, W), of x + `residual_t` when given (FUSE_PRE_ADD); gamma / beta are TILE tensors whose first W/32 tiles hold the row
     (row 0 of each tile is what the kernel broadcasts). `logical_w` < W is the tensor's logical
     width (the CTA W): the reader's second scaler tile keeps the padded columns out of both sums."""
     N, C, H, Wp = x_t.padded_shape
@@ -236,17 +237,18 @@ def layernorm_program(device, x_t, out_t, *, gamma_t=None, beta_t=None, eps=1e-5
     Wb = round_up(Wt, block)
     im = ttnn.float32 if fp32_dest_acc_en else ttnn.bfloat16
     has_gamma, has_beta = gamma_t is not None, beta_t is not None
+    pre_add = residual_t is not None
     cores, work = row_split(device, rows)
 
     dfbs = DataflowBuffers(cores)
-    dfbs.declare("in", Wb, x_t.dtype)
+    dfbs.declare("in", 2 * block if pre_add else Wb, x_t.dtype)  # with a residual, in feeds x block by block
     dfbs.declare("out", 2 * block, out_t.dtype)
     if not rms:
         dfbs.declare("ex", 2, im)
     dfbs.declare("scaler", 2, ttnn.bfloat16)
     dfbs.declare("eps", 2, ttnn.bfloat16)
     dfbs.declare("ex2", 2, im)
-    if not rms:
+    if not rms or pre_add:
         dfbs.declare("xmm", Wb, im)
     dfbs.declare("xmm2", Wb, im)
     dfbs.declare("ex2pe", 8, im)
@@ -256,8 +258,12 @@ def layernorm_program(device, x_t, out_t, *, gamma_t=None, beta_t=None, eps=1e-5
         dfbs.declare("gamma", Wb, gamma_t.dtype)
     if has_beta:
         dfbs.declare("beta", Wb, beta_t.dtype)
+    if pre_add:
+        if not rms:
+            dfbs.declare("x", Wb, im)  # x = a + b (rmsnorm writes it into xmm)
+        dfbs.declare("inb", 2 * block, residual_t.dtype)
 
-    defines = (([("FUSE_GAMMA", "1")] if has_gamma else []) + ([("FUSE_BETA", "1")] if has_beta else [])
+    defines = (([("FUSE_PRE_ADD", "1")] if pre_add else []) + ([("FUSE_GAMMA", "1")] if has_gamma else []) + ([("FUSE_BETA", "1")] if has_beta else [])
                + ([("RMSNORM", "1")] if rms else []))
     affine = (["gamma"] if has_gamma else []) + (["beta"] if has_beta else [])
     reader = experimental.bind(
@@ -266,8 +272,10 @@ def layernorm_program(device, x_t, out_t, *, gamma_t=None, beta_t=None, eps=1e-5
                               runtime_args=per_core(work, lambda first, n: [n, Wt, first, bits(eps)]),
                               config=ttnn.ReaderConfigDescriptor()),
         experimental.Metal2Bindings(named_runtime_args=["NCHt", "Wt", "reader_start", "eps"],
-                                    dataflow_buffers=dfbs.of("in", "eps", "scaler", *affine),
-                                    tensors=[("src", x_t)] + ([("gamma", gamma_t)] if has_gamma else [])
+                                    dataflow_buffers=dfbs.of("in", "eps", "scaler", *affine,
+                                                             *(["inb"] if pre_add else [])),
+                                    tensors=[("src", x_t)] + ([("src_b", residual_t)] if pre_add else [])
+                                    + ([("gamma", gamma_t)] if has_gamma else [])
                                     + ([("beta", beta_t)] if has_beta else [])))
     writer = experimental.bind(
         ttnn.KernelDescriptor(kernel_source=f"{LAYERNORM}/dataflow/writer_unary_interleaved_start_id_blocked.cpp",
@@ -277,7 +285,8 @@ def layernorm_program(device, x_t, out_t, *, gamma_t=None, beta_t=None, eps=1e-5
         experimental.Metal2Bindings(named_runtime_args=["Wt", "num_tile_rows", "writer_start"],
                                     dataflow_buffers=dfbs.of("out"), tensors=[("dst", out_t)]))
     compute_buffers = ["in", "eps", "scaler", *affine, "out", "ex2", "xmm2", "ex2pe"]
-    compute_buffers += ([] if rms else ["ex", "xmm"]) + (["fusion"] if affine else [])
+    compute_buffers += ([] if rms else ["ex"]) + (["xmm"] if not rms or pre_add else []) + (["fusion"] if affine else [])
+    compute_buffers += (["inb"] + ([] if rms else ["x"])) if pre_add else []
     compute = experimental.bind(
         ttnn.KernelDescriptor(kernel_source=f"{LAYERNORM}/compute/layernorm.cpp", core_ranges=cores,
                               named_compile_time_args=[("Wt", Wt), ("block_size", block), ("do_gamma", int(has_gamma)),
@@ -289,5 +298,5 @@ def layernorm_program(device, x_t, out_t, *, gamma_t=None, beta_t=None, eps=1e-5
                               config=compute_config(fp32_dest_acc_en, math_approx_mode)),
         experimental.Metal2Bindings(named_runtime_args=["NCHt"], dataflow_buffers=dfbs.of(*compute_buffers)))
     program = ttnn.ProgramDescriptor(kernels=[reader, writer, compute], semaphores=[], cbs=dfbs.cbs)
-    io = [x_t] + ([gamma_t] if has_gamma else []) + ([beta_t] if has_beta else []) + [out_t]
+    io = [x_t] + ([residual_t] if pre_add else []) + ([gamma_t] if has_gamma else []) + ([beta_t] if has_beta else []) + [out_t]
     return ttnn.generic_op(io, program)

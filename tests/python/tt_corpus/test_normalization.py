@@ -295,6 +295,20 @@ def test_layernorm_interleaved(device, rms, affine):
                  rtol=3e-2)
 
 
+@pytest.mark.parametrize("rms", [False, True], ids=["layernorm", "rmsnorm"])
+def test_layernorm_residual(device, rms):
+    """layer_norm / rms_norm(x, residual_input_tensor=r): the reader streams x and r block by block
+    (FUSE_PRE_ADD, in and inb 2 x block) and the compute normalizes x + r."""
+    torch.manual_seed(7)
+    shape = (1, 2, 64, 160)
+    x, r = bf16(torch.randn(*shape) * 2), bf16(torch.randn(*shape))
+    gamma, beta = bf16(torch.randn(shape[-1])), bf16(torch.randn(shape[-1]))
+    out = layernorm_program(device, dram(device, x), empty(device, shape), residual_t=dram(device, r),
+                            gamma_t=affine_row(device, gamma), beta_t=affine_row(device, beta), rms=rms)
+    golden = layernorm_golden(bf16(x.float() + r.float()), gamma, beta, 1e-5, rms)
+    assert_close(ttnn.to_torch(out).float(), golden, pcc=0.999, atol=5e-2, rtol=3e-2)
+
+
 @pytest.mark.xfail(strict=True, raises=AssertionError, reason=REDUCE_SCALER)
 @pytest.mark.parametrize("rms", [False, True], ids=["layernorm", "rmsnorm"])
 def test_layernorm_padded_width(device, rms):
