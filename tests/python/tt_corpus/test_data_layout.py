@@ -108,8 +108,6 @@ def test_copy_rows(device):
     np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src))
 
 
-@pytest.mark.xfail(strict=True, reason="kernel/compute/eltwise_copy.cpp goes through ttnn's kernel_lib/eltwise, whose "
-                   "unary/misc.inl includes api/compute/eltwise_unary/negative.h, a header ditmk does not provide")
 def test_copy_tiles_bf16_to_fp32(device):
     """copy that converts bf16 tiles to fp32 through the shared eltwise_copy compute kernel on c_0 -> c_16."""
     values = _values((64, 96), 3)
