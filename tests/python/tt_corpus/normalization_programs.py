@@ -114,8 +114,8 @@ def softmax_program(device, x_t, out_t, *, logical_w=None, mask_t=None, scale=No
     with ScaleMaskSoftmax's `scale` and a non-causal `mask_t` (N, 1, 32, W: row 0 of each tile is
     the mask) or, with `causal`, a causal mask (N, 1, H, W: whole tiles added, the same for every
     channel; the reader wraps its rows every Wt tile rows, so H = W). `logical_w` < W is the
-    tensor's logical width: the padding the kernels mask out with
-    -inf (MASK_PADDED_DATA). bf16 in and out; fp32_dest_acc_en is false, the default for bf16.
+    tensor's logical width: the kernels mask the padding out with -inf (MASK_PADDED_DATA). bf16 in
+    and out, with fp32_dest_acc_en off, the op's default for bf16.
     `dataflow_only` leaves the compute kernel out and binds the writer's out0 to the reader's in0,
     so the writer writes back what the reader read (a check of the dataflow kernels' launch alone;
     the rows' fifo padding then has to agree, so Wt must be a multiple of the block)."""
@@ -129,7 +129,7 @@ def softmax_program(device, x_t, out_t, *, logical_w=None, mask_t=None, scale=No
     mask_padded_data = W > w_unpadded
     has_mask = mask_t is not None
     mask_Ht = mask_t.padded_shape[2] // TILE if has_mask else Ht
-    fp32 = False
+    fp32 = False  # init_device_compute_kernel_config's fp32_dest_acc_en: on only for a Float32 input
     block = softmax_block_size(Wt, fp32)
     ns_in0 = numeric_stable and not has_mask and not mask_padded_data
     ns_x = numeric_stable and (has_mask or mask_padded_data)
@@ -141,7 +141,9 @@ def softmax_program(device, x_t, out_t, *, logical_w=None, mask_t=None, scale=No
     dfbs = DataflowBuffers(cores)
     dfbs.declare("in0", in0_t, x_t.dtype)
     if dataflow_only:
-        assert Wt % block == 0, "dataflow_only: the reader's and the writer's row padding differ"
+        if Wt % block:
+            raise ValueError(f"softmax dataflow_only: Wt {Wt} is not a multiple of the block {block}, so the "
+                             "reader's and the writer's row padding differ")
         dfbs.alias("out0", "in0")
     else:
         dfbs.declare("out0", 2 * block, out_t.dtype)
