@@ -19,7 +19,6 @@
 #include "ditmk/circular_buffer.h"
 #include "ditmk/data_format.h"
 #include "ditmk/kernel_args.h"
-#include "ditmk/l1_cache.h"
 #include "ditmk/noc.h"
 // What the chip's dataflow API includes too: risc_attribs.h directly, invalidate_l1_cache through its
 // profiler header's risc_common.h.
