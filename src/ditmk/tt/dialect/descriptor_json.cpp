@@ -107,6 +107,17 @@ Json kernel_json(const KernelDescriptor& k) {
     for (const auto& [name, id] : k.semaphore_bindings) bindings[name] = id;
     out["semaphore_bindings"] = bindings;
   }
+  if (!k.tensor_binding_sequences.empty()) {
+    Json sequences = Json::array();
+    for (const auto& [name, members] : k.tensor_binding_sequences)
+      sequences.push_back({{"name", name}, {"members", members}});
+    out["tensor_binding_sequences"] = sequences;
+  }
+  if (!k.scratchpad_bindings.empty()) {
+    Json bindings = Json::array();
+    for (const auto& [name, size] : k.scratchpad_bindings) bindings.push_back({{"name", name}, {"size", size}});
+    out["scratchpad_bindings"] = bindings;
+  }
   return out;
 }
 
