@@ -68,11 +68,14 @@ def dfb(index, dtype, entry_size, entries, cores):
     return ttnn.CBDescriptor(total_size=entries * entry_size, core_ranges=cores, format_descriptors=[fmt])
 
 
-def metal2(source, cores, config, *, cta=(), rta_names=(), rt=None, dfbs=None, tensors=(), defines=()):
+def metal2(source, cores, config, *, cta=(), rta_names=(), rt=None, dfbs=None, tensors=(), defines=(),
+           tensor_sequences=None, scratchpads=None):
     """A Metal 2.0 KernelSpec as a bound ttnn.KernelDescriptor: named compile-time args `cta`
-    (name, value) pairs, named runtime args `rta_names` whose per-core values are in `rt`."""
+    (name, value) pairs, named runtime args `rta_names` whose per-core values are in `rt` (then the
+    core's runtime varargs), dataflow buffers, tensors, tensor sequences and scratchpads by name."""
     k = ttnn.KernelDescriptor(kernel_source=source, core_ranges=cores, named_compile_time_args=list(cta),
                               defines=list(defines), runtime_args=rt if rt is not None else ttnn.RuntimeArgs(),
                               config=config)  # fmt: skip
     return experimental.bind(k, experimental.Metal2Bindings(named_runtime_args=rta_names, dataflow_buffers=dfbs,
-                                                            tensors=tensors))  # fmt: skip
+                                                            tensors=tensors, tensor_sequences=tensor_sequences,
+                                                            scratchpads=scratchpads))  # fmt: skip
