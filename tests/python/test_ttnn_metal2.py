@@ -4,7 +4,8 @@ The kernel (tests/tt_dialect/norm_kernels/metal2_bindings.cpp) copies row 0 of t
 tensor::src into row 0 of the one bound as tensor::dst, through the buffer bound as dfb::row, and
 writes into row 1 what it read by name: args::scale, the first common vararg (past the tensors'
 address words), positional compile-time arg 0 (before the tensors' accessor words), dfb::row's entry
-size and id, and the value of the semaphore bound as sem::ready."""
+size and id, and the value of the semaphore bound as sem::ready. Its destination is opened through the
+sequence tensor::both (src, dst)."""
 import os
 from pathlib import Path
 
@@ -28,7 +29,8 @@ def program(src, dst, bound_src):
                                    common_runtime_args=[17, 201], config=ttnn.WriterConfigDescriptor())  # fmt: skip
     experimental.bind(kernel, experimental.Metal2Bindings(
         named_common_runtime_args=["scale"], dataflow_buffers={"row": ROW_CB},
-        tensors=[("src", bound_src), ("dst", dst)], semaphores={"ready": 1}))  # fmt: skip
+        tensors=[("src", bound_src), ("dst", dst)], tensor_sequences={"both": ["src", "dst"]},
+        semaphores={"ready": 1}))  # fmt: skip
     cb = ttnn.CBDescriptor(total_size=64, core_ranges=one_core(),
                            format_descriptors=[ttnn.CBFormatDescriptor(ROW_CB, ttnn.uint32, 64)])  # fmt: skip
     sem = ttnn.SemaphoreDescriptor(id=1, core_ranges=one_core(), initial_value=42)

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "ditmk/core/error.hpp"
+#include "ditmk/tt/dialect/descriptor_json.hpp"
 #include "ditmk/tt/dialect/jit_defines.hpp"
 #include "ditmk/tt/dialect/kernel_compiler.hpp"
 #include "tt_dialect/descriptor_in_dir.hpp"
@@ -24,6 +25,7 @@ TEST(Metal2Bindings, HeaderIsTheGeneratedTokens) {
       {.dataflow_buffers = {{"out", 16}, {"in0", 0}},
        .tensors = {{.name = "src", .cta_offset = 1, .addr_crta_offset = 4, .format = {5}},
                    {.name = "dst", .cta_offset = 3, .addr_crta_offset = 8, .format = {0}}},
+       .tensor_sequences = {{"inputs", {"dst", "src"}}},
        .semaphores = {{"ready", 2}}},
       {{.id = 0, .data_format = 6, .tile_bytes = 1088}}, false);
   const std::string llk_bfp8 =
@@ -43,6 +45,10 @@ TEST(Metal2Bindings, HeaderIsTheGeneratedTokens) {
             std::string::npos)
       << text;
   EXPECT_LT(text.find("using src_t"), text.find("using dst_t"));
+  // a sequence: the tuple of its members' tokens, in its order, after the tokens
+  EXPECT_NE(text.find("constexpr std::tuple<dst_t, src_t> inputs{dst, src};\n}  // namespace tensor"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("#include \"api/tensor/tensor_binding_token.h\""), std::string::npos) << text;
   // a compute kernel's semaphore is the engine's own
   EXPECT_NE(kernel_bindings_header_text({.semaphores = {{"ready", 2}}}, {}, true).find("SemScope::COMPUTE_ATOMIC"),
@@ -96,6 +102,7 @@ ordered_json program() {
              {"common_runtime_args", {17, 201}},
              {"dataflow_buffer_bindings", {{"row", 3}}},
              {"tensor_bindings", {{{"name", "src"}, {"tensor", "src"}}, {{"name", "dst"}, {"tensor", "dst"}}}},
+             {"tensor_binding_sequences", {{"both", {"src", "dst"}}}},
              {"semaphore_bindings", {{"ready", 1}}}}}},
           {"cbs",
            {{{"total_size", 64},
@@ -126,6 +133,20 @@ TEST(Metal2Bindings, AKernelReadsEveryBindingBack) {
   // scale, common vararg 0, positional compile-time arg 0, dfb::row's entry size and id, sem::ready
   const int32_t expected[] = {17, 201, 99, 64, 3, 42};
   for (int i = 0; i < 6; ++i) EXPECT_EQ(out.data<int32_t>()[16 + i], expected[i]) << "row 1 word " << i;
+}
+
+// descriptor_json writes every binding back as parse_descriptor reads it.
+TEST(Metal2Bindings, BindingsSurviveAWriteAndARead) {
+  TempDir dir;
+  const tt::dialect::ProgramDescriptor read = tt::dialect::parse_descriptor(program(), dir.path() / "program.json");
+  const nlohmann::ordered_json written = tt::dialect::descriptor_json(read);
+  const ordered_json& kernel = written["kernels"][0];
+  EXPECT_EQ(kernel["tensor_bindings"], program()["kernels"][0]["tensor_bindings"]);
+  EXPECT_EQ(kernel["tensor_binding_sequences"], program()["kernels"][0]["tensor_binding_sequences"]);
+  EXPECT_EQ(kernel["semaphore_bindings"], program()["kernels"][0]["semaphore_bindings"]);
+  EXPECT_EQ(kernel["dataflow_buffer_bindings"], program()["kernels"][0]["dataflow_buffer_bindings"]);
+  const tt::dialect::ProgramDescriptor again = tt::dialect::parse_descriptor(written, dir.path() / "program.json");
+  EXPECT_EQ(tt::dialect::descriptor_json(again), written);
 }
 
 TEST(Metal2Bindings, BadBindingsAreOneLineNamingTheField) {
@@ -160,6 +181,18 @@ TEST(Metal2Bindings, BadBindingsAreOneLineNamingTheField) {
                                 "core"),
             std::string::npos)
       << refusal(no_cb);
+
+  ordered_json not_bound = program();
+  not_bound["kernels"][0]["tensor_binding_sequences"]["both"][1] = "out";
+  EXPECT_NE(refusal(not_bound).find("kernels[0].tensor_binding_sequences.both[1]: \"out\" is not one of the "
+                                    "kernel's tensor_bindings"),
+            std::string::npos)
+      << refusal(not_bound);
+
+  ordered_json collides = program();
+  collides["kernels"][0]["tensor_binding_sequences"] = {{"src_t", {"src"}}};
+  EXPECT_NE(refusal(collides).find("\"src_t\" is also the name of tensor::src_t"), std::string::npos)
+      << refusal(collides);
 
   ordered_json misspelt = program();
   misspelt["kernels"][0]["tensor_bindings"][0]["buffer"] = "src";

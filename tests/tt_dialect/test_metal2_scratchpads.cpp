@@ -24,7 +24,7 @@ TEST(Metal2Scratchpads, HeaderIsTheGeneratedTokens) {
       {}, false);
   // the sequence after its members' tokens, members in the order given
   EXPECT_NE(text.find("constexpr in1_t in1{"), std::string::npos) << text;
-  EXPECT_LT(text.find("constexpr in1_t in1{"), text.find("constexpr auto inputs = std::make_tuple(in1, in0);\n"))
+  EXPECT_LT(text.find("constexpr in1_t in1{"), text.find("constexpr std::tuple<in1_t, in0_t> inputs{in1, in0};\n"))
       << text;
   EXPECT_NE(text.find("#include <tuple>"), std::string::npos) << text;
   // scratchpads in declaration order: the address word, then the size
@@ -59,7 +59,7 @@ ordered_json program() {
              {"common_runtime_args", {17, 201}},
              {"tensor_bindings",
               {{{"name", "in0"}, {"tensor", "a"}}, {{"name", "dst"}, {"tensor", "dst"}}, {{"name", "in1"}, {"tensor", "b"}}}},
-             {"tensor_binding_sequences", {{{"name", "inputs"}, {"members", {"in1", "in0"}}}}},
+             {"tensor_binding_sequences", {{"inputs", {"in1", "in0"}}}},
              {"scratchpad_bindings", {{{"name", "pad"}, {"size", 64}}, {{"name", "spare"}, {"size", 96}}}}}}},
           {"cbs", ordered_json::array()},
           {"semaphores", ordered_json::array()}};
@@ -101,16 +101,16 @@ TEST(Metal2Scratchpads, BadBindingsAreOneLineNamingTheField) {
     EXPECT_NE(refusal(json).find(message), std::string::npos) << refusal(json);
   };
   ordered_json unknown = program();
-  unknown["kernels"][0]["tensor_binding_sequences"][0]["members"][1] = "in2";
-  expect(unknown, "kernels[0].tensor_binding_sequences[0].members[1]: \"in2\" is not one of the kernel's tensor_bindings");
+  unknown["kernels"][0]["tensor_binding_sequences"]["inputs"][1] = "in2";
+  expect(unknown, "kernels[0].tensor_binding_sequences.inputs[1]: \"in2\" is not one of the kernel's tensor_bindings");
 
   ordered_json twice = program();
-  twice["kernels"][0]["tensor_binding_sequences"][0]["members"][1] = "in1";
-  expect(twice, "kernels[0].tensor_binding_sequences[0].members[1]: \"in1\" is in the sequence twice");
+  twice["kernels"][0]["tensor_binding_sequences"]["inputs"][1] = "in1";
+  expect(twice, "kernels[0].tensor_binding_sequences.inputs[1]: \"in1\" is in the sequence twice");
 
   ordered_json alias = program();
-  alias["kernels"][0]["tensor_binding_sequences"][0]["name"] = "in0_t";
-  expect(alias, "kernels[0].tensor_binding_sequences[0].name: \"in0_t\" is also tensor::in0_t");
+  alias["kernels"][0]["tensor_binding_sequences"] = {{"in0_t", ordered_json::array({"in1"})}};
+  expect(alias, "kernels[0].tensor_binding_sequences.in0_t: \"in0_t\" is also the name of tensor::in0_t");
 
   ordered_json empty = program();
   empty["kernels"][0]["scratchpad_bindings"][1]["size"] = 0;

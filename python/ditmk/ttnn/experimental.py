@@ -28,8 +28,8 @@ from ._tensor import Tensor
 class Metal2Bindings:
     """What a Metal 2.0 kernel names: its runtime args (args::), dataflow buffers (dfb::<name> -> CB
     index), tensors (tensor::<name>, in the order the factory binds them), tensor sequences
-    (tensor::<name> as a std::tuple of bindings, KernelAdvancedOptions::tensor_binding_sequences:
-    <name> -> [binding names]), semaphores (sem::<name> -> semaphore id) and scratchpads
+    (tensor::<sequence>, a tuple of some of those tensors: {"inputs": ["in0", "in1"]}, as
+    KernelAdvancedOptions::tensor_binding_sequences), semaphores (sem::<name> -> semaphore id) and scratchpads
     (scratch::<name> -> bytes of private L1 per core, the ScratchpadSpec's size_per_node)."""
 
     def __init__(self, named_runtime_args=(), named_common_runtime_args=(), dataflow_buffers=None, tensors=(),
@@ -57,10 +57,10 @@ class Metal2Bindings:
                 if tensor._name not in io_names:
                     raise ValueError(f"{what}: Metal2Bindings tensor {name!r} is not one of generic_op's io_tensors")
             out["tensor_bindings"] = [{"name": name, "tensor": tensor._name} for name, tensor in self.tensors]
+        if self.tensor_sequences:
+            out["tensor_binding_sequences"] = {n: list(m) for n, m in self.tensor_sequences.items()}
         if self.semaphores:
             out["semaphore_bindings"] = dict(self.semaphores)
-        if self.tensor_sequences:
-            out["tensor_binding_sequences"] = [{"name": n, "members": m} for n, m in self.tensor_sequences.items()]
         if self.scratchpads:
             out["scratchpad_bindings"] = [{"name": n, "size": size} for n, size in self.scratchpads.items()]
         return out

@@ -3,8 +3,12 @@
 // buffer bound as dfb::row (the NoC endpoints of both accessors); row 1 holds the common named arg
 // (args::scale), the first common vararg (past the two tensor address words the host put between),
 // positional compile-time arg 0 (before the tensors' accessor words), dfb::row's entry size and id,
-// and the value of the semaphore bound as sem::ready.
+// and the value of the semaphore bound as sem::ready. Row 0 is copied to the destination through
+// the sequence tensor::both (src, dst) as make_tensor_accessors opens it.
 #include <stdint.h>
+
+#include <tuple>
+#include <type_traits>
 
 #include "api/dataflow/dataflow_api.h"
 #include "api/dataflow/dataflow_buffer.h"
@@ -12,11 +16,16 @@
 #include "api/semaphore.h"
 #include "experimental/kernel_args.h"
 
+using both_t = std::remove_cv_t<decltype(tensor::both)>;
+static_assert(std::tuple_size_v<both_t> == 2, "the sequence's members");
+static_assert(std::is_same_v<std::tuple_element_t<0, both_t>, tensor::src_t>, "in the sequence's order");
+static_assert(std::is_same_v<std::tuple_element_t<1, both_t>, tensor::dst_t>, "in the sequence's order");
+
 void kernel_main() {
   const Noc noc;
   DataflowBuffer row_buffer(dfb::row);
   const auto src = TensorAccessor(tensor::src);
-  const auto dst = TensorAccessor(tensor::dst);
+  const auto dst = std::get<1>(make_tensor_accessors(tensor::both));
   const uint32_t page = row_buffer.get_entry_size();
 
   row_buffer.reserve_back(1);

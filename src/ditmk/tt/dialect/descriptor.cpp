@@ -395,36 +395,27 @@ std::vector<std::pair<std::string, std::string>> read_tensor_bindings(const Fiel
   return bindings;
 }
 
-// A Metal 2.0 kernel's tensor binding sequences: [{"name": sequence, "members": [binding, ...]}], as
-// tt-metal's ProgramSpec checks them: names identifiers, each once, and neither a binding's name nor
-// its <name>_t alias; members bindings of this kernel, each once per sequence.
+// {"inputs": ["in0", "in1"]}: each sequence an identifier that is not a binding's name (nor its
+// `<name>_t` alias), its members the kernel's tensor bindings, each at most once.
 std::vector<std::pair<std::string, std::vector<std::string>>> read_tensor_binding_sequences(const Field& f,
-                                                                                           const KernelDescriptor& k) {
-  if (!k.runtime_arguments_schema)
-    f.refuse("tensor:: names are Metal 2.0's; the kernel needs a runtime_arguments_schema too");
+                                                                                          const KernelDescriptor& k) {
   std::vector<std::pair<std::string, std::vector<std::string>>> sequences;
-  auto bound = [&](const std::string& name) {
-    return std::any_of(k.tensor_bindings.begin(), k.tensor_bindings.end(), [&](const auto& b) { return b.first == name; });
-  };
-  for (const Field& item : f.items()) {
-    item.object({"name", "members"});
-    const Field name_field = item.at("name");
-    const std::string name = name_field.name();
-    name_field.identifier_key(name);
-    for (const auto& [seen, members] : sequences)
-      if (seen == name) name_field.refuse("{} names two sequences (each becomes tensor::{})", in_quotes(name), name);
+  for (const auto& [name, members] : f.members()) {
+    members.identifier_key(name);
     for (const auto& [binding, tensor] : k.tensor_bindings)
       if (name == binding || name == binding + "_t")
-        name_field.refuse("{} is also tensor::{} of the tensor binding {}", in_quotes(name), name, in_quotes(binding));
-    std::vector<std::string> members;
-    for (const Field& member : item.at("members").items()) {
-      const std::string m = member.name();
-      if (!bound(m)) member.refuse("{} is not one of the kernel's tensor_bindings", in_quotes(m));
-      if (std::find(members.begin(), members.end(), m) != members.end())
-        member.refuse("{} is in the sequence twice", in_quotes(m));
-      members.push_back(m);
+        members.refuse("{} is also the name of tensor::{} (a binding or its type)", in_quotes(name), name);
+    std::vector<std::string> names;
+    for (const Field& member : members.items()) {
+      const std::string binding = member.name();
+      const bool bound = std::any_of(k.tensor_bindings.begin(), k.tensor_bindings.end(),
+                                     [&](const auto& b) { return b.first == binding; });
+      if (!bound) member.refuse("{} is not one of the kernel's tensor_bindings", in_quotes(binding));
+      if (std::find(names.begin(), names.end(), binding) != names.end())
+        member.refuse("{} is in the sequence twice", in_quotes(binding));
+      names.push_back(binding);
     }
-    sequences.emplace_back(name, std::move(members));
+    sequences.emplace_back(name, names);
   }
   return sequences;
 }
@@ -457,7 +448,7 @@ std::vector<std::pair<std::string, uint32_t>> read_scratchpad_bindings(const Fie
 KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
   f.object({"kernel_source", "core_ranges", "config", "compile_time_args", "named_compile_time_args", "defines",
             "runtime_args", "common_runtime_args", "runtime_arguments_schema", "dataflow_buffer_bindings",
-            "tensor_bindings", "semaphore_bindings", "tensor_binding_sequences", "scratchpad_bindings"});
+            "tensor_bindings", "tensor_binding_sequences", "semaphore_bindings", "scratchpad_bindings"});
   KernelDescriptor k;
   k.kernel_source = f.at("kernel_source").text();
   k.source_path = read_source(f.at("kernel_source"), program);

@@ -93,11 +93,11 @@ struct KernelDescriptor {
   // order of their accessor words among the compile-time args and of their address words among the
   // common runtime args, after the named ones).
   std::vector<std::pair<std::string, std::string>> tensor_bindings;
+  // Metal 2.0 only: tensor::<sequence>, a tuple of some of its tensor bindings in the order given
+  // (KernelAdvancedOptions::tensor_binding_sequences), in descriptor order.
+  std::vector<std::pair<std::string, std::vector<std::string>>> tensor_binding_sequences;
   // Metal 2.0 only: the semaphores it names, sem::<name> -> semaphore id, in descriptor order.
   std::vector<std::pair<std::string, uint32_t>> semaphore_bindings;
-  // Metal 2.0 only: named runs of its tensor bindings (KernelAdvancedOptions::tensor_binding_sequences),
-  // tensor::<name> a std::tuple of the members' tokens in this order.
-  std::vector<std::pair<std::string, std::vector<std::string>>> tensor_binding_sequences;
   // Metal 2.0 only: its scratchpads, scratch::<name> -> bytes of private L1 on each of its cores, in
   // descriptor order (the order of their base-address words among the common runtime args, after the
   // tensor bindings' words).

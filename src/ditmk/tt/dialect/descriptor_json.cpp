@@ -102,16 +102,15 @@ Json kernel_json(const KernelDescriptor& k) {
     for (const auto& [name, tensor] : k.tensor_bindings) bindings.push_back({{"name", name}, {"tensor", tensor}});
     out["tensor_bindings"] = bindings;
   }
+  if (!k.tensor_binding_sequences.empty()) {
+    Json sequences = Json::object();
+    for (const auto& [name, members] : k.tensor_binding_sequences) sequences[name] = members;
+    out["tensor_binding_sequences"] = sequences;
+  }
   if (!k.semaphore_bindings.empty()) {
     Json bindings = Json::object();
     for (const auto& [name, id] : k.semaphore_bindings) bindings[name] = id;
     out["semaphore_bindings"] = bindings;
-  }
-  if (!k.tensor_binding_sequences.empty()) {
-    Json sequences = Json::array();
-    for (const auto& [name, members] : k.tensor_binding_sequences)
-      sequences.push_back({{"name", name}, {"members", members}});
-    out["tensor_binding_sequences"] = sequences;
   }
   if (!k.scratchpad_bindings.empty()) {
     Json bindings = Json::array();

@@ -84,8 +84,8 @@ KernelBuild build_of(const ProgramDescriptor& program, const KernelDescriptor& k
   build.runtime_arguments_schema = k.runtime_arguments_schema;
   build.bindings.dataflow_buffers = k.dataflow_buffer_bindings;
   build.bindings.semaphores = k.semaphore_bindings;
-  bind_tensors(program, k, build);
   build.bindings.tensor_sequences = k.tensor_binding_sequences;
+  bind_tensors(program, k, build);
   bind_scratchpads(k, build);
   build.defines = k.defines;
   build.kernel_root = program.kernel_root;

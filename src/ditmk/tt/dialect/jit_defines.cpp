@@ -270,9 +270,12 @@ std::string kernel_bindings_header_text(const KernelBindings& bindings, const st
                           t.addr_crta_offset);
       text += fmt::format("constexpr {}_t {}{{{}}};\n", t.name, t.name, llk_metadata_text(t.format));
     }
-    // a sequence: the members' tokens as one std::tuple, in the order the host listed them
-    for (const auto& [name, members] : bindings.tensor_sequences)
-      text += fmt::format("constexpr auto {} = std::make_tuple({});\n", name, fmt::join(members, ", "));
+    // A sequence: the tuple of its members' tokens, in its order (make_tensor_accessors takes it).
+    for (const auto& [name, members] : bindings.tensor_sequences) {
+      std::vector<std::string> types;
+      for (const std::string& member : members) types.push_back(member + "_t");
+      text += fmt::format("constexpr std::tuple<{}> {}{{{}}};\n", fmt::join(types, ", "), name, fmt::join(members, ", "));
+    }
     text += "}  // namespace tensor\n";
   }
   if (!bindings.scratchpads.empty()) {

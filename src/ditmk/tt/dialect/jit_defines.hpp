@@ -127,8 +127,8 @@ struct ScratchpadSlot {
 struct KernelBindings {
   std::vector<std::pair<std::string, uint32_t>> dataflow_buffers;
   std::vector<TensorBindingSlot> tensors;
+  std::vector<std::pair<std::string, std::vector<std::string>>> tensor_sequences;  // tuples of tensors, by name
   std::vector<std::pair<std::string, uint32_t>> semaphores;
-  std::vector<std::pair<std::string, std::vector<std::string>>> tensor_sequences;
   std::vector<ScratchpadSlot> scratchpads;
 };
 
@@ -137,7 +137,7 @@ struct KernelBindings {
 //   namespace sem    { constexpr SemaphoreBindingToken ready{1u, SemScope::LOCAL_NONATOMIC}; }
 //   namespace tensor { using src_t = ::tensor_accessor::TensorBindingToken<0u, 4u>;
 //                      constexpr src_t src{::binding_details::LLKMetadata{...}};
-//                      constexpr auto inputs = std::make_tuple(in0, in1); }
+//                      constexpr std::tuple<a_t, b_t> inputs{a, b}; }
 //   namespace scratch { constexpr ScratchpadBindingToken pad{2u, 2048u}; }
 // dfb and sem sorted by name, tensors, sequences and scratchpads in declaration order. A dataflow
 // buffer whose CB has no entry in `cb_formats` gets the id-only token. Empty when there are no

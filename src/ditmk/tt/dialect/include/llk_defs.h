@@ -9,6 +9,7 @@ namespace ckernel {
 enum class DstSync { SyncHalf = 0, SyncFull = 1 };
 enum class MathFidelity : uint8_t { LoFi = 0, HiFi2 = 2, HiFi3 = 3, HiFi4 = 4 };
 enum class BroadcastType : uint8_t { NONE = 0, COL = 1, ROW = 2, SCALAR = 3 };
+// MIN is declared for kernels that name it; a MIN reduce faults (its init names the op).
 enum class PoolType : uint8_t { SUM = 0, AVG = 1, MAX = 2, MIN = 3 };
 enum ReduceDim : uint8_t { REDUCE_ROW = 0, REDUCE_COL = 1, REDUCE_SCALAR = 2 };
 enum EltwiseBinaryType : uint8_t { ELWMUL = 0, ELWDIV = 1, ELWADD = 2, ELWSUB = 3, ELWLESS = 4 };

@@ -189,6 +189,13 @@ auto make_tensor_accessor_tuple(const std::tuple<Args...>& args, uint32_t addres
       args);
 }
 
+// One accessor per token of a Metal 2.0 tensor binding sequence (tensor::<sequence>, a tuple of
+// binding tokens), in the sequence's order.
+template <typename... Tokens>
+auto make_tensor_accessors(const std::tuple<Tokens...>& tokens) {
+  return std::apply([](const auto&... each) { return std::make_tuple(TensorAccessor(each)...); }, tokens);
+}
+
 // Views that make a TensorAccessor's pages or shards a NoC endpoint (api/tensor/noc_traits.h).
 template <typename Accessor>
 struct PageView {
