@@ -19,6 +19,8 @@ named_runtime_args' order, then the varargs (get_vararg). Named compile-time arg
 constants as well. Each tensor binding adds the tensor's TensorAccessorArgs words after the
 kernel's positional compile-time args and its base address after the named common runtime args, as
 tt-metal lays them out; the launch fills both. A bound tensor must be one of generic_op's io_tensors.
+Each scratchpad is a private L1 region on each of the kernel's cores, placed above the program's
+CBs; its base address is a common runtime arg after the tensors' address words.
 """
 from ._tensor import Tensor
 
@@ -27,10 +29,11 @@ class Metal2Bindings:
     """What a Metal 2.0 kernel names: its runtime args (args::), dataflow buffers (dfb::<name> -> CB
     index), tensors (tensor::<name>, in the order the factory binds them), tensor sequences
     (tensor::<sequence>, a tuple of some of those tensors: {"inputs": ["in0", "in1"]}, as
-    KernelAdvancedOptions::tensor_binding_sequences) and semaphores (sem::<name> -> semaphore id)."""
+    KernelAdvancedOptions::tensor_binding_sequences), semaphores (sem::<name> -> semaphore id) and scratchpads
+    (scratch::<name> -> bytes of private L1 per core, the ScratchpadSpec's size_per_node)."""
 
     def __init__(self, named_runtime_args=(), named_common_runtime_args=(), dataflow_buffers=None, tensors=(),
-                 semaphores=None, tensor_sequences=None):
+                 semaphores=None, tensor_sequences=None, scratchpads=None):
         self.named_runtime_args = [str(n) for n in named_runtime_args]
         self.named_common_runtime_args = [str(n) for n in named_common_runtime_args]
         self.dataflow_buffers = {str(n): int(i) for n, i in dict(dataflow_buffers or {}).items()}
@@ -41,7 +44,8 @@ class Metal2Bindings:
             self.tensors.append((str(item[0]), item[1]))
         self.semaphores = {str(n): int(i) for n, i in dict(semaphores or {}).items()}
         self.tensor_sequences = {str(n): [str(m) for m in members]
-                                 for n, members in dict(tensor_sequences or {}).items()}
+                                 for n, members in dict(tensor_sequences or {}).items()}  # fmt: skip
+        self.scratchpads = {str(n): int(size) for n, size in dict(scratchpads or {}).items()}
 
     def _json(self, what, io_names):
         out = {"runtime_arguments_schema": {"named_runtime_args": self.named_runtime_args,
@@ -57,6 +61,8 @@ class Metal2Bindings:
             out["tensor_binding_sequences"] = {n: list(m) for n, m in self.tensor_sequences.items()}
         if self.semaphores:
             out["semaphore_bindings"] = dict(self.semaphores)
+        if self.scratchpads:
+            out["scratchpad_bindings"] = [{"name": n, "size": size} for n, size in self.scratchpads.items()]
         return out
 
 

@@ -1162,9 +1162,6 @@ def _concat_tiles(device, inputs, dim):
     return ttnn.generic_op(inputs + [dst], ttnn.ProgramDescriptor(kernels=[reader, writer], semaphores=[], cbs=cbs))
 
 
-@pytest.mark.xfail(strict=True, raises=RuntimeError,
-                   reason="the reader's concat_reader_common.hpp includes internal/risc_attribs.h, a hardware-layer "
-                          "header ditmk's device headers do not provide")
 @pytest.mark.parametrize("dim, shapes", [(1, [(64, 64), (64, 96)]), (0, [(64, 64), (32, 64), (96, 64)])],
                          ids=["width", "height_three"])
 def test_concat_tiles(device, dim, shapes):

@@ -420,10 +420,35 @@ std::vector<std::pair<std::string, std::vector<std::string>>> read_tensor_bindin
   return sequences;
 }
 
+// A Metal 2.0 kernel's scratchpads: [{"name": accessor name, "size": bytes}], names identifiers and
+// each once, sizes not zero; each adds a base-address word to the kernel's common runtime args.
+std::vector<std::pair<std::string, uint32_t>> read_scratchpad_bindings(const Field& f, const KernelDescriptor& k) {
+  if (!k.runtime_arguments_schema)
+    f.refuse("scratch:: names are Metal 2.0's; the kernel needs a runtime_arguments_schema too");
+  std::vector<std::pair<std::string, uint32_t>> bindings;
+  for (const Field& item : f.items()) {
+    item.object({"name", "size"});
+    const Field name_field = item.at("name");
+    const std::string name = name_field.name();
+    name_field.identifier_key(name);
+    for (const auto& [seen, size] : bindings)
+      if (seen == name) name_field.refuse("{} is bound twice (each becomes scratch::{})", in_quotes(name), name);
+    const uint32_t size = item.at("size").u32();
+    if (size == 0) item.at("size").refuse("a scratchpad reserves a non-zero number of bytes per core");
+    bindings.emplace_back(name, size);
+  }
+  const size_t words = k.common_runtime_args.size() + k.tensor_bindings.size() + bindings.size();
+  if (words > kMaxRtArgsPerCore)
+    f.refuse("{} common_runtime_args words, {} tensor address words and {} scratchpad address words are {}, over the "
+             "{} a kernel takes",
+             k.common_runtime_args.size(), k.tensor_bindings.size(), bindings.size(), words, kMaxRtArgsPerCore);
+  return bindings;
+}
+
 KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
   f.object({"kernel_source", "core_ranges", "config", "compile_time_args", "named_compile_time_args", "defines",
             "runtime_args", "common_runtime_args", "runtime_arguments_schema", "dataflow_buffer_bindings",
-            "tensor_bindings", "tensor_binding_sequences", "semaphore_bindings"});
+            "tensor_bindings", "tensor_binding_sequences", "semaphore_bindings", "scratchpad_bindings"});
   KernelDescriptor k;
   k.kernel_source = f.at("kernel_source").text();
   k.source_path = read_source(f.at("kernel_source"), program);
@@ -458,6 +483,8 @@ KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
   if (const auto tensors = f.find("tensor_bindings")) k.tensor_bindings = read_tensor_bindings(*tensors, k, program);
   if (const auto sequences = f.find("tensor_binding_sequences"))
     k.tensor_binding_sequences = read_tensor_binding_sequences(*sequences, k);
+  if (const auto scratchpads = f.find("scratchpad_bindings"))
+    k.scratchpad_bindings = read_scratchpad_bindings(*scratchpads, k);
   if (const auto semaphores = f.find("semaphore_bindings")) {
     if (!k.runtime_arguments_schema)
       semaphores->refuse("sem:: names are Metal 2.0's; the kernel needs a runtime_arguments_schema too");

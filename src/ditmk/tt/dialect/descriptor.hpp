@@ -98,6 +98,10 @@ struct KernelDescriptor {
   std::vector<std::pair<std::string, std::vector<std::string>>> tensor_binding_sequences;
   // Metal 2.0 only: the semaphores it names, sem::<name> -> semaphore id, in descriptor order.
   std::vector<std::pair<std::string, uint32_t>> semaphore_bindings;
+  // Metal 2.0 only: its scratchpads, scratch::<name> -> bytes of private L1 on each of its cores, in
+  // descriptor order (the order of their base-address words among the common runtime args, after the
+  // tensor bindings' words).
+  std::vector<std::pair<std::string, uint32_t>> scratchpad_bindings;
 };
 
 struct CBFormatDescriptor {
@@ -188,7 +192,8 @@ ProgramDescriptor read_descriptor(const std::filesystem::path& file, const Kerne
 
 // Where a program's L1 regions lie, each at one address on every core of its set (as tt-metal
 // allocates them): the CBs upwards from kL1CbBase in descriptor order, each at the lowest 32 B
-// aligned offset above the CBs placed before it on all of its cores; the L1 tensors (sharded on
+// aligned offset above the CBs placed before it on all of its cores, then the kernels' scratchpads
+// the same way (one region per binding on its kernel's cores); the L1 tensors (sharded on
 // their cores, interleaved on every core) downwards from the top of L1 in descriptor order, the same
 // way; a tensor-backed CB at its tensor's shard. parse_descriptor refuses a program whose regions
 // do not fit, so this never throws for a parsed descriptor.
@@ -196,6 +201,7 @@ struct L1Layout {
   std::vector<uint32_t> cb_addresses;                     // by index of ProgramDescriptor::cbs
   std::map<std::string, uint32_t> shard_addresses;        // by name of each L1-sharded tensor
   std::map<std::string, uint32_t> interleaved_addresses;  // by name of each L1-interleaved tensor
+  std::vector<std::vector<uint32_t>> scratchpad_addresses;  // by kernel index, by scratchpad binding
 };
 L1Layout l1_layout(const ProgramDescriptor& program);
 

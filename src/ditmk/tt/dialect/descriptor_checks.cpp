@@ -162,6 +162,27 @@ L1Layout place_l1(const ProgramDescriptor& program) {
     }
     layout.cb_addresses.push_back(uint32_t(address));
   }
+  // Scratchpads above the CBs (tt-metal allocates them with the program's other per-node L1), each
+  // at one address on all of its kernel's cores.
+  for (size_t k = 0; k < program.kernels.size(); ++k) {
+    const KernelDescriptor& kernel = program.kernels[k];
+    std::vector<uint32_t>& addresses = layout.scratchpad_addresses.emplace_back();
+    const std::vector<emu::CoreCoord> cores = cores_of(kernel.core_ranges);
+    for (size_t s = 0; s < kernel.scratchpad_bindings.size(); ++s) {
+      uint64_t address = kL1CbBase;
+      for (const emu::CoreCoord core : cores) address = std::max(address, align_up(next[emu::core_index(core)], kL1CbAlign));
+      const uint64_t end = address + kernel.scratchpad_bindings[s].second;
+      for (const emu::CoreCoord core : cores) {
+        if (end > top[emu::core_index(core)])
+          fail_at(program.file, fmt::format("kernels[{}].scratchpad_bindings[{}].size", k, s),
+                  fmt::format("the CBs and scratchpads on core {} need L1 up to offset {}, past the {} B usable from {} "
+                              "up (1427 KiB)",
+                              emu::core_name(core), end, kL1UsableBytes, kL1CbBase));
+        next[emu::core_index(core)] = end;
+      }
+      addresses.push_back(uint32_t(address));
+    }
+  }
   return layout;
 }
 

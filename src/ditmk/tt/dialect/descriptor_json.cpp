@@ -112,6 +112,11 @@ Json kernel_json(const KernelDescriptor& k) {
     for (const auto& [name, id] : k.semaphore_bindings) bindings[name] = id;
     out["semaphore_bindings"] = bindings;
   }
+  if (!k.scratchpad_bindings.empty()) {
+    Json bindings = Json::array();
+    for (const auto& [name, size] : k.scratchpad_bindings) bindings.push_back({{"name", name}, {"size", size}});
+    out["scratchpad_bindings"] = bindings;
+  }
   return out;
 }
 

@@ -52,14 +52,27 @@ void bind_tensors(const ProgramDescriptor& program, const KernelDescriptor& k, K
   }
 }
 
+// Scratchpads, as tt-metal's ProgramSpec resolves them: one base-address common runtime arg each,
+// after the tensor bindings' address words and before the common varargs.
+void bind_scratchpads(const KernelDescriptor& k, KernelBuild& build) {
+  if (k.scratchpad_bindings.empty()) return;
+  const uint32_t first = uint32_t(k.runtime_arguments_schema->named_common_runtime_args.size() + k.tensor_bindings.size());
+  for (size_t i = 0; i < k.scratchpad_bindings.size(); ++i) {
+    const auto& [name, size] = k.scratchpad_bindings[i];
+    build.bindings.scratchpads.push_back({name, first + uint32_t(i), size});
+  }
+}
+
 // The common runtime args as the kernel receives them: the named ones, the tensor bindings' base
-// addresses, then the varargs.
-std::vector<ArgValue> common_args(const KernelDescriptor& k) {
+// addresses, the scratchpads' base addresses (`scratchpads`, where the layout placed them), then
+// the varargs.
+std::vector<ArgValue> common_args(const KernelDescriptor& k, const std::vector<uint32_t>& scratchpads) {
   std::vector<ArgValue> out = k.common_runtime_args;
-  if (k.tensor_bindings.empty()) return out;
+  if (k.tensor_bindings.empty() && scratchpads.empty()) return out;
   const size_t named = k.runtime_arguments_schema->named_common_runtime_args.size();
   std::vector<ArgValue> addresses;
   for (const auto& [name, tensor] : k.tensor_bindings) addresses.push_back({0, tensor});
+  for (const uint32_t address : scratchpads) addresses.push_back({address, ""});
   out.insert(out.begin() + std::ptrdiff_t(named), addresses.begin(), addresses.end());
   return out;
 }
@@ -73,6 +86,7 @@ KernelBuild build_of(const ProgramDescriptor& program, const KernelDescriptor& k
   build.bindings.semaphores = k.semaphore_bindings;
   build.bindings.tensor_sequences = k.tensor_binding_sequences;
   bind_tensors(program, k, build);
+  bind_scratchpads(k, build);
   build.defines = k.defines;
   build.kernel_root = program.kernel_root;
   const KernelConfig& c = k.config;
@@ -131,9 +145,16 @@ std::vector<uint32_t> tensor_accessor_args(const TensorDescriptor& t) {
 Program program_of(const ProgramDescriptor& d, const L1Layout& layout, const std::map<std::string, uint32_t>& addresses) {
   Program program = CreateProgram();
   program.name = d.name;
-  for (const KernelDescriptor& k : d.kernels) {
+  for (std::size_t i = 0; i < d.kernels.size(); ++i) {
+    const KernelDescriptor& k = d.kernels[i];
     const KernelHandle handle = CreateKernel(program, k.source_path, k.core_ranges, build_of(d, k), k.kernel_source);
-    SetCommonRuntimeArgs(program, handle, resolve(d, common_args(k), addresses));
+    SetCommonRuntimeArgs(program, handle, resolve(d, common_args(k, layout.scratchpad_addresses.at(i)), addresses));
+    // each scratchpad's address word follows the named common args and the tensor bindings' words
+    const std::size_t first_word =
+        k.scratchpad_bindings.empty() ? 0 : k.runtime_arguments_schema->named_common_runtime_args.size() + k.tensor_bindings.size();
+    for (std::size_t s = 0; s < k.scratchpad_bindings.size(); ++s)
+      CreateScratchpad(program, handle, k.scratchpad_bindings[s].first, layout.scratchpad_addresses.at(i).at(s),
+                       k.scratchpad_bindings[s].second, uint32_t(first_word + s));
     for (const CoreArgs& core : k.runtime_args) SetRuntimeArgs(program, handle, core.core, resolve(d, core.args, addresses));
   }
   for (std::size_t i = 0; i < d.cbs.size(); ++i) {

@@ -57,7 +57,10 @@ uint32_t my_x() { return emu::my_core().x; }
 uint32_t my_y() { return emu::my_core().y; }
 
 uint32_t arg(uint32_t index) { return emu::get_arg_val(index); }
-uint32_t common_arg(uint32_t index) { return emu::get_common_arg_val(index); }
+uint32_t common_arg(uint32_t index) {
+  const uint32_t value = emu::get_common_arg_val(index);
+  return emu::current().kernel->l1_pointer_common_args.count(index) ? emu::kernel_l1_address(value) : value;
+}
 
 uint32_t* arg_address(uint32_t index) {
   emu::ProcessorRuntime::DialectState& s = dialect_state();

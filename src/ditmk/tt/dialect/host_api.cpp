@@ -181,6 +181,16 @@ uint32_t CreateSemaphore(Program& program, const CoreRangeSet& cores, uint32_t i
   return sem_id;
 }
 
+void CreateScratchpad(Program& program, KernelHandle kernel, std::string name, uint32_t address, uint32_t bytes,
+                      uint32_t common_arg) {
+  require(kernel < program.kernels_.size(), "CreateScratchpad '{}': no kernel {}", name, kernel);
+  Program::Kernel& k = program.kernels_[kernel];
+  require(common_arg < k.common_args.size(), "CreateScratchpad '{}': kernel {} has no common runtime arg {}", name,
+          k.source_name, common_arg);
+  k.l1_pointer_common_args.insert(common_arg);
+  program.scratch_regions_.push_back({std::move(name), {k.cores.begin(), k.cores.end()}, address, bytes});
+}
+
 HostDevice::HostDevice(std::filesystem::path kernel_cache) : compiler_(std::move(kernel_cache)) {
   // DRAM address 0 stays unused, so that a kernel may take an address of 0 to mean "no tensor"
   device_.allocate_interleaved("reserved", TileFormat::bf16, 64, 64);
@@ -203,6 +213,7 @@ void HostDevice::load(const Program& program) {
   chip_program.cores = {all.begin(), all.end()};
   chip_program.cbs = program.cbs_;
   chip_program.semaphores = program.semaphores_;
+  chip_program.scratch_regions = program.scratch_regions_;
   std::vector<std::shared_ptr<LoadedKernel>> loaded;
   std::vector<std::string> warnings;
   for (const Program::Kernel& k : program.kernels_) {
@@ -237,6 +248,7 @@ void HostDevice::load(const Program& program) {
     binding.processors = {k.build.processor};
     if (k.build.processor != emu::Processor::trisc) binding.noc = k.build.noc;
     binding.common_args = k.common_args;
+    binding.l1_pointer_common_args = k.l1_pointer_common_args;
     binding.core_args = k.runtime_args;
     binding.math_fidelity = emu_fidelity(k.build.math_fidelity);
     binding.l1_pointers = true;

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -147,12 +148,14 @@ class Program {
   friend void SetCommonRuntimeArgs(Program&, KernelHandle, std::vector<uint32_t>);
   friend void CreateCircularBuffer(Program&, const CoreRangeSet&, const CircularBufferConfig&);
   friend uint32_t CreateSemaphore(Program&, const CoreRangeSet&, uint32_t, std::optional<uint32_t>);
+  friend void CreateScratchpad(Program&, KernelHandle, std::string, uint32_t, uint32_t, uint32_t);
   struct Kernel {
     std::string source_name;
     KernelBuild build;
     std::vector<emu::CoreCoord> cores;
     std::map<emu::CoreCoord, std::vector<uint32_t>> runtime_args;
     std::vector<uint32_t> common_args;
+    std::set<uint32_t> l1_pointer_common_args;  // emu::KernelBinding's
   };
   std::vector<Kernel> kernels_;
   std::vector<emu::CbConfig> cbs_;
@@ -164,6 +167,7 @@ class Program {
   };
   std::vector<CbFormat> cb_formats_;
   std::vector<emu::SemaphoreConfig> semaphores_;
+  std::vector<emu::ScratchRegion> scratch_regions_;
   std::map<emu::CoreCoord, uint32_t> next_free_;  // each core's lowest unallocated L1 offset
 };
 
@@ -187,6 +191,12 @@ void CreateCircularBuffer(Program& program, const CoreRangeSet& cores, const Cir
 // get_semaphore(id).
 uint32_t CreateSemaphore(Program& program, const CoreRangeSet& cores, uint32_t initial_value,
                          std::optional<uint32_t> id = std::nullopt);
+
+// A Metal 2.0 kernel's scratchpad: `bytes` of private L1 at `address` on every core of `kernel`
+// (the descriptor's layout places it above the CBs), its base address in the kernel's common
+// runtime arg `common_arg` (which the kernel reads as a pointer it may dereference).
+void CreateScratchpad(Program& program, KernelHandle kernel, std::string name, uint32_t address, uint32_t bytes,
+                      uint32_t common_arg);
 
 // The emulated chip with a kernel compiler.
 class HostDevice {

@@ -232,12 +232,15 @@ std::string llk_metadata_text(const LlkFormat& format) {
 
 std::string kernel_bindings_header_text(const KernelBindings& bindings, const std::vector<JitCbFormat>& cb_formats,
                                         bool compute) {
-  if (bindings.dataflow_buffers.empty() && bindings.tensors.empty() && bindings.semaphores.empty()) return "";
+  if (bindings.dataflow_buffers.empty() && bindings.tensors.empty() && bindings.semaphores.empty() &&
+      bindings.scratchpads.empty())
+    return "";
   std::string text = "// kernel_bindings_generated.h as tt-metal's JIT generates it for a Metal 2.0 kernel\n";
   if (!bindings.dataflow_buffers.empty()) text += "#include \"api/dataflow/dataflow_buffer.h\"\n";
   if (!bindings.semaphores.empty()) text += "#include \"api/dataflow/semaphore_binding_token.h\"\n";
   if (!bindings.tensors.empty()) text += "#include \"api/tensor/tensor_binding_token.h\"\n";
   if (!bindings.tensor_sequences.empty()) text += "#include <tuple>\n";
+  if (!bindings.scratchpads.empty()) text += "#include \"api/scratchpad.h\"\n";
   if (!bindings.dataflow_buffers.empty()) {
     std::vector<std::pair<std::string, uint32_t>> sorted = bindings.dataflow_buffers;
     std::sort(sorted.begin(), sorted.end());
@@ -274,6 +277,12 @@ std::string kernel_bindings_header_text(const KernelBindings& bindings, const st
       text += fmt::format("constexpr std::tuple<{}> {}{{{}}};\n", fmt::join(types, ", "), name, fmt::join(members, ", "));
     }
     text += "}  // namespace tensor\n";
+  }
+  if (!bindings.scratchpads.empty()) {
+    text += "namespace scratch {\n";
+    for (const ScratchpadSlot& s : bindings.scratchpads)
+      text += fmt::format("constexpr ScratchpadBindingToken {}{{{}u, {}u}};\n", s.name, s.crta_word, s.size);
+    text += "}  // namespace scratch\n";
   }
   return text;
 }

@@ -113,13 +113,23 @@ struct TensorBindingSlot {
   LlkFormat format;
 };
 
+// A scratchpad a Metal 2.0 kernel is bound to, as its generated scratch::<name> token places it: its
+// base address in the common runtime arg at word `crta_word`, `size` bytes on each core.
+struct ScratchpadSlot {
+  std::string name;
+  uint32_t crta_word = 0;
+  uint32_t size = 0;
+};
+
 // Everything a Metal 2.0 kernel names instead of an index: dataflow buffers (name, CB id; the format
-// comes from the CB on the kernel's cores), tensors (in declaration order) and semaphores (name, id).
+// comes from the CB on the kernel's cores), tensors (in declaration order), tensor sequences (name,
+// member bindings), semaphores (name, id) and scratchpads.
 struct KernelBindings {
   std::vector<std::pair<std::string, uint32_t>> dataflow_buffers;
   std::vector<TensorBindingSlot> tensors;
   std::vector<std::pair<std::string, std::vector<std::string>>> tensor_sequences;  // tuples of tensors, by name
   std::vector<std::pair<std::string, uint32_t>> semaphores;
+  std::vector<ScratchpadSlot> scratchpads;
 };
 
 // The text the JIT generates as kernel_bindings_generated.h for a Metal 2.0 kernel:
@@ -128,8 +138,10 @@ struct KernelBindings {
 //   namespace tensor { using src_t = ::tensor_accessor::TensorBindingToken<0u, 4u>;
 //                      constexpr src_t src{::binding_details::LLKMetadata{...}};
 //                      constexpr std::tuple<a_t, b_t> inputs{a, b}; }
-// dfb and sem sorted by name, tensors in declaration order. A dataflow buffer whose CB has no entry in
-// `cb_formats` gets the id-only token. Empty when there are no bindings.
+//   namespace scratch { constexpr ScratchpadBindingToken pad{2u, 2048u}; }
+// dfb and sem sorted by name, tensors, sequences and scratchpads in declaration order. A dataflow
+// buffer whose CB has no entry in `cb_formats` gets the id-only token. Empty when there are no
+// bindings.
 std::string kernel_bindings_header_text(const KernelBindings& bindings, const std::vector<JitCbFormat>& cb_formats,
                                         bool compute);
 

@@ -122,9 +122,10 @@ std::string wrapper_text(const KernelBuild& build) {
   if (build.processor != emu::Processor::trisc) text += "#include \"api/dataflow/dataflow_api.h\"\n";
   if (build.runtime_arguments_schema) {
     text += kernel_bindings_header_text(build.bindings, build.cb_formats, build.processor == emu::Processor::trisc);
-    // One base-address word per tensor binding sits between the named common args and the varargs.
+    // One base-address word per tensor binding and per scratchpad sits between the named common args
+    // and the varargs.
     text += kernel_args_header_text(*build.runtime_arguments_schema, build.named_args,
-                                    uint32_t(build.bindings.tensors.size()));
+                                    uint32_t(build.bindings.tensors.size() + build.bindings.scratchpads.size()));
   }
   text += fmt::format("#include \"{}\"\n", fs::absolute(build.source).string());
   text += "#include \"ditmk_kernel_entry.h\"\n";

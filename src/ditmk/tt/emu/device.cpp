@@ -44,6 +44,10 @@ void reset_for_launch(ChipState& chip) {
       cb = CbRuntime{&config, config.total_bytes / config.page_bytes};
       if (!config.tensor_backed) memory.written.clear(config.address, config.total_bytes);
     }
+    // a scratchpad starts each launch uninitialised
+    for (const ScratchRegion& region : program.scratch_regions) {
+      if (region.cores.count(coord)) memory.written.clear(region.address, region.bytes);
+    }
     for (const SemaphoreConfig& sem : program.semaphores) {
       std::memcpy(memory.l1 + sem.address, &sem.initial_value, sizeof(uint32_t));
       memory.written.clear(sem.address, kSemaphoreBytes);
@@ -231,7 +235,16 @@ std::byte* l1_bytes(uint32_t core_index, uint32_t address) {
 }
 
 void require_written_l1(uint32_t index, uint32_t address, uint32_t size, std::string_view what) {
-  const WrittenMap& written = chip().memory[index].written;
+  WrittenMap& written = chip().memory[index].written;
+  // A scratchpad is filled through pointers (Scratchpad::operator[], stores at its base address),
+  // which the emulator cannot see: its bytes count as written when something reads them.
+  for (const ScratchRegion& region : chip().program->scratch_regions) {
+    if (region.cores.count(core_at(index)) && address >= region.address &&
+        uint64_t(address) + size <= uint64_t(region.address) + region.bytes) {
+      written.mark(address, size);
+      return;
+    }
+  }
   const uint64_t hole = written.first_unwritten(address, size);
   if (hole != uint64_t(address) + size) {
     const Region* region = chip().cores[index].find(address, size);
@@ -389,6 +402,10 @@ void Device::load(Program program) {
       core.semaphores[sem.id] = &sem;
       core.regions.push_back({sem.address, sem.address + kSemaphoreBytes,
                               fmt::format("semaphore '{}' #{}", sem.name, sem.id)});
+    }
+    for (const ScratchRegion& region : p.scratch_regions) {
+      if (region.cores.count(coord))
+        core.regions.push_back({region.address, region.address + region.bytes, fmt::format("scratchpad '{}'", region.name)});
     }
   }
   for (CoreRuntime& core : chip_->cores) {

@@ -109,6 +109,15 @@ void validate(const Program& program) {
               core_name(core));
     }
   }
+  for (const ScratchRegion& region : program.scratch_regions) {
+    require(region.bytes > 0 && uint64_t(region.address) + region.bytes <= kL1Bytes,
+            "scratchpad '{}': [{:#x}, +{}) is empty or runs past the {} B of L1", region.name, region.address,
+            region.bytes, kL1Bytes);
+    for (CoreCoord core : region.cores) {
+      require(on_program.count(core) == 1, "scratchpad '{}': core {} does not run the program", region.name,
+              core_name(core));
+    }
+  }
   std::set<uint32_t> semaphore_ids;
   for (const SemaphoreConfig& sem : program.semaphores) {
     require(sem.id < kSemaphoresPerCore, "semaphore '{}': id {} is not below {}", sem.name, sem.id,
@@ -128,6 +137,9 @@ void validate(const Program& program) {
     }
     for (const SemaphoreConfig& sem : program.semaphores) {
       spans.push_back({sem.address, sem.address + kSemaphoreBytes, "semaphore '" + sem.name + "'"});
+    }
+    for (const ScratchRegion& region : program.scratch_regions) {
+      if (region.cores.count(core)) spans.push_back({region.address, region.address + region.bytes, "scratchpad '" + region.name + "'"});
     }
     require_no_overlap(std::move(spans), core);
   }

@@ -73,6 +73,9 @@ struct KernelBinding {
   std::map<std::string, uint32_t> named_args;  // named compile-time args shared by its cores
   std::vector<RoleFlag> role_flags;
   std::vector<uint32_t> common_args;
+  // Common args that hold an L1 address the kernel dereferences (a scratchpad's base): a compiled
+  // kernel reads them as the running core's window address (l1_window.hpp).
+  std::set<uint32_t> l1_pointer_common_args;
   std::map<CoreCoord, std::vector<uint32_t>> core_args;
   MathFidelity math_fidelity = MathFidelity::hifi4;  // tt-metal's default compute config
   // The kernel turns L1 addresses into pointers (compiled dialect kernels): the scheduler maps the
@@ -81,11 +84,21 @@ struct KernelBinding {
   Kernel body;
 };
 
+// A kernel's private L1 region on each core of a set (a Metal 2.0 scratchpad): plain bytes its
+// kernels may read and write, at one address on every core.
+struct ScratchRegion {
+  std::string name;
+  std::set<CoreCoord> cores;
+  uint32_t address = 0;
+  uint32_t bytes = 0;
+};
+
 struct Program {
   std::string name;
   std::vector<CoreCoord> cores;  // every core a kernel runs on
   std::vector<CbConfig> cbs;
   std::vector<SemaphoreConfig> semaphores;
+  std::vector<ScratchRegion> scratch_regions;
   std::vector<KernelBinding> kernels;
 };
 

@@ -28,4 +28,6 @@
 #include "ditmk/noc_state.h"
 #include "ditmk/semaphore.h"
 #include "hostdevcommon/kernel_structs.h"
+// 0.81.1 reaches it through internal/tt-1xx/risc_common.h
+#include "internal/tt-1xx/cache.h"
 #include "api/debug/kernel_profiler.hpp"

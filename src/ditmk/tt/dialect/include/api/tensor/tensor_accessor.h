@@ -27,8 +27,10 @@ namespace ditmk::detail {
 inline constexpr uint32_t kMaxAccessorRank = 8;
 }  // namespace ditmk::detail
 
-template <typename DSpec>
+template <typename DSpecT>
 struct TensorAccessor {
+  // the accessor's distribution: its args object here (ttnn's kernels test DSpec::is_interleaved)
+  using DSpec = DSpecT;
   static constexpr bool is_dram = DSpec::is_dram;
 
   TensorAccessor(const DSpec& args, const size_t bank_base_address_in, const uint32_t page_size_in)

@@ -43,6 +43,7 @@ struct TensorAccessorArgs {
   static constexpr tensor_accessor::ArgsConfig args_config{
       static_cast<tensor_accessor::ArgsConfig::Underlying>(ditmk::detail::accessor_ct_arg<CTA_OFFSET>())};
   static constexpr bool is_sharded = args_config.test(tensor_accessor::ArgConfig::Sharded);
+  static constexpr bool is_interleaved = !is_sharded;  // as 0.81.1's DistributionSpec, which dspec() stands in for
   static constexpr bool is_dram = args_config.test(tensor_accessor::ArgConfig::IsDram);
   static constexpr bool rank_is_crta = args_config.test(tensor_accessor::ArgConfig::RuntimeRank);
   static constexpr bool num_banks_is_crta = args_config.test(tensor_accessor::ArgConfig::RuntimeNumBanks);
