@@ -18,10 +18,10 @@ ditmk.ttnn.experimental (the ProgramSpec's bindings on a ttnn.KernelDescriptor):
 The buffers are the factory's: in (2 tiles, the input's format), scaler (1 tile, bfloat16),
 out (2 tiles, the output's format).
 
-reduce.cpp itself does not build yet: 0.81.1's compute_kernel_lib::reduce calls compute API and LLK
-names ditmk's device headers lack (COMPUTE_MISSING), so the factory's programs are strict xfails.
-The reader and the Metal 2.0 writer run today: test_reduce_row_dataflow launches the W factory's
-program with ditmk's reduce_row example kernel (examples/tt/reduce_row) standing in for reduce.cpp."""
+The factory's programs run whole: reader, reduce.cpp (0.81.1's compute_kernel_lib::reduce) and the
+Metal 2.0 writer. test_reduce_row_dataflow also launches the W factory's program with ditmk's
+reduce_row example kernel (examples/tt/reduce_row) in reduce.cpp's place, which keeps the dataflow
+half checked on its own."""
 import os
 from pathlib import Path
 
@@ -45,14 +45,6 @@ SOURCE = Path(os.environ.get("DITMK_SOURCE_DIR", Path(__file__).resolve().parent
 # ditmk's own row reduce (legacy compute: compile-time args [Ht, Wt], CBs in 0, scaler 2, out 16)
 EXAMPLE_COMPUTE = str(SOURCE / "examples/tt/reduce_row/kernels/reduce_row.cpp")
 EXAMPLE_OUT_CB = 16
-COMPUTE_MISSING = (
-    "0.81.1's reduce.cpp (compute_kernel_lib::reduce) needs compute headers ditmk lacks: "
-    "api/compute/add_int_sfpu.h, eltwise_binary_sfpu.h, binary_max_min.h, eltwise_unary/binop_with_scalar.h, "
-    "and LLK calls its helper makes directly: llk_unpack_reconfig_data_format_srca, "
-    "llk_math_reconfig_data_format_srca, llk_unpack_AB_reduce_init, llk_math_reduce_init, "
-    "llk_pack_reduce_mask_config/clear (PackMode, p_dim_stride_target), sfpu_reduce(_init), and an integer "
-    "MATH_FIDELITY"
-)
 
 
 def bits(value):
@@ -180,13 +172,11 @@ def test_reduce_row_dataflow(device, op):
     row_case(device, op, example=True)
 
 
-@pytest.mark.xfail(strict=True, raises=RuntimeError, reason=COMPUTE_MISSING)
 @pytest.mark.parametrize("op", ["SUM", "MAX"])
 def test_reduce_row_multi_core(device, op):
     row_case(device, op, example=False)
 
 
-@pytest.mark.xfail(strict=True, raises=RuntimeError, reason=COMPUTE_MISSING)
 @pytest.mark.parametrize("dim", ["REDUCE_COL", "REDUCE_SCALAR"])
 def test_reduce_single_core(device, dim):
     x, x_t = inputs(device, (1, 2, 64, 96), 12)
