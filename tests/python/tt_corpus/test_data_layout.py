@@ -886,9 +886,6 @@ def _transpose_wh_sharded_rm_program(src, dst):
     return ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs)
 
 
-@pytest.mark.xfail(strict=True, raises=RuntimeError, reason="transpose_wh_rm.cpp calls copy_init, which it gets in 0.81.1 through "
-                   "api/compute/eltwise_unary/eltwise_unary.h (that header includes api/compute/tile_move_copy.h); "
-                   "ditmk's eltwise_unary.h does not include tile_move_copy.h")
 @pytest.mark.parametrize("shape, cores", [((1, 2, 32, 96), 2), ((1, 1, 288, 32), 1)], ids=["direct", "staged"])
 def test_transpose_wh_sharded_rows(device, shape, cores):
     """ttnn.transpose(-2, -1) of a row-major bf16 tensor height-sharded one H x W block per core, into

@@ -2,6 +2,7 @@
 // The full init of a unary kernel: the hardware configured and copy_tile ready, for SFPU ops that
 // work on tiles copied into DST.
 #include "api/compute/common.h"
+#include "api/compute/tile_move_copy.h"  // as the chip's header does: kernels that include only this one call copy_init
 #include "ditmk/compute.h"
 
 namespace ckernel {
