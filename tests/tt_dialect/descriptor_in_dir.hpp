@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ditmk/core/error.hpp"
 #include "ditmk/core/tensor.hpp"
 #include "ditmk/io/npy.hpp"
 #include "ditmk/tt/dialect/descriptor.hpp"
@@ -33,6 +34,17 @@ inline tt::dialect::DescriptorRun run_in(const TempDir& dir, const nlohmann::ord
 
 inline std::string first_fault(const tt::dialect::DescriptorRun& run) {
   return run.report.faults.empty() ? "" : tt::emu::to_string(run.report.faults.front());
+}
+
+// The one line parsing `json` refuses it with, or "" when it is accepted.
+inline std::string refusal(const nlohmann::ordered_json& json) {
+  TempDir dir;
+  try {
+    tt::dialect::parse_descriptor(json, dir.path() / "program.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
 }
 
 }  // namespace ditmk::testing

@@ -111,16 +111,6 @@ ordered_json program() {
           {"semaphores", {{{"id", 1}, {"core_ranges", one_core()}, {"initial_value", 42}}}}};
 }
 
-std::string refusal(const ordered_json& json) {
-  TempDir dir;
-  try {
-    tt::dialect::parse_descriptor(json, dir.path() / "program.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(Metal2Bindings, AKernelReadsEveryBindingBack) {
   TempDir dir;
   Tensor src(DType::I32, {1, 16});

@@ -65,16 +65,6 @@ ordered_json program() {
           {"semaphores", ordered_json::array()}};
 }
 
-std::string refusal(const ordered_json& json) {
-  TempDir dir;
-  try {
-    tt::dialect::parse_descriptor(json, dir.path() / "program.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(Metal2Scratchpads, AKernelReadsTheSequenceThroughItsScratchpad) {
   TempDir dir;
   Tensor a(DType::I32, {1, 16}), b(DType::I32, {1, 16});

@@ -39,16 +39,6 @@ ordered_json program() {
              {"format_descriptors", {{{"buffer_index", 3}, {"data_format", "uint32"}, {"page_size", 64}}}}}}}};
 }
 
-std::string refusal(const ordered_json& json) {
-  TempDir dir;
-  try {
-    tt::dialect::parse_descriptor(json, dir.path() / "program.json");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(NamedKernelArgs, EachKindAndTheVarargsReadTheirWords) {
   TempDir dir;
   const tt::dialect::DescriptorRun run = run_in(dir, program(), "unused.npy", Tensor(DType::I32, {1}));
