@@ -500,7 +500,9 @@ KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
 void check_dataflow_buffer_bindings(const Field& f, const KernelDescriptor& k, const ProgramDescriptor& program) {
   if (k.dataflow_buffer_bindings.empty()) return;
   const Field bindings = f.at("dataflow_buffer_bindings");
-  for (const auto& [name, id] : k.dataflow_buffer_bindings) {
+  for (const auto& binding : k.dataflow_buffer_bindings) {
+    const std::string& name = binding.first;
+    const auto id = binding.second;  // a copy: clang 14 cannot capture a structured binding in a lambda
     for (const emu::CoreCoord core : cores_of(k.core_ranges)) {
       const bool there = std::any_of(program.cbs.begin(), program.cbs.end(), [&](const CBDescriptor& cb) {
         const bool has_id = std::any_of(cb.format_descriptors.begin(), cb.format_descriptors.end(),
@@ -518,7 +520,9 @@ void check_dataflow_buffer_bindings(const Field& f, const KernelDescriptor& k, c
 void check_semaphore_bindings(const Field& f, const KernelDescriptor& k, const ProgramDescriptor& program) {
   if (k.semaphore_bindings.empty()) return;
   const Field bindings = f.at("semaphore_bindings");
-  for (const auto& [name, id] : k.semaphore_bindings) {
+  for (const auto& binding : k.semaphore_bindings) {
+    const std::string& name = binding.first;
+    const auto id = binding.second;  // a copy: clang 14 cannot capture a structured binding in a lambda
     for (const emu::CoreCoord core : cores_of(k.core_ranges)) {
       const bool there = std::any_of(program.semaphores.begin(), program.semaphores.end(), [&](const SemaphoreDescriptor& s) {
         if (s.id != id) return false;

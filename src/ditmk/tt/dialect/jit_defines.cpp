@@ -246,7 +246,8 @@ std::string kernel_bindings_header_text(const KernelBindings& bindings, const st
     std::sort(sorted.begin(), sorted.end());
     text += "namespace dfb {\n";
     for (const auto& [name, id] : sorted) {
-      const auto cb = std::find_if(cb_formats.begin(), cb_formats.end(), [&](const JitCbFormat& f) { return f.id == id; });
+      const uint32_t cb_id = id;  // a copy: clang 14 cannot capture a structured binding in a lambda
+      const auto cb = std::find_if(cb_formats.begin(), cb_formats.end(), [&](const JitCbFormat& f) { return f.id == cb_id; });
       if (cb == cb_formats.end()) text += fmt::format("constexpr DFBBindingToken {}{{{}}};\n", name, id);
       else text += fmt::format("constexpr DFBBindingToken {}{{{}, {}}};\n", name, id, llk_metadata_text({cb->data_format}));
     }
