@@ -140,6 +140,42 @@ TEST(Faults, PushBeforeTheReadBarrierIsCaught) {
   EXPECT_EQ(fault.where, "core (0,0) TRISC");
 }
 
+// A 96 B page is allocated as 128 B (DRAM's 64 B alignment); reading the whole 128 B block reads
+// 32 B no one wrote. Silicon allows it (embedding's index reader does it): a warning by default, a
+// fault when strict. An unwritten byte inside the page itself stays a fault.
+LaunchReport read_aligned_block(bool strict, bool write_page) {
+  constexpr uint32_t kPage = 96, kBlock = 128;
+  Device device;
+  device.set_strict(strict);
+  const DramBuffer& buffer = device.allocate_interleaved("indices", TileFormat::bf16, kPage, kPage);
+  if (write_page) device.write_buffer(buffer, testing::random_bytes(6, kPage));
+  const uint32_t address = buffer.address;
+  SmallProgram p(1, [address] {
+    if (current_processor() == Processor::ncrisc) {
+      cb_reserve_back(0, 1);
+      noc_async_read(InterleavedAddrGen{address, kPage}.get_noc_addr(0), get_write_ptr(0), kBlock);
+      noc_async_read_barrier();
+      cb_push_back(0, 1);
+    }
+  });
+  p.cb("cb_in", 0, 2);
+  device.load(p.program);
+  return device.launch();
+}
+
+TEST(Faults, ReadingADramPagesAlignmentPaddingWarnsAndFaultsWhenStrict) {
+  const LaunchReport relaxed = read_aligned_block(false, true);
+  ASSERT_TRUE(relaxed.clean()) << relaxed.faults.at(0).message;
+  ASSERT_EQ(relaxed.warnings.size(), 1u);
+  EXPECT_TRUE(contains(relaxed.warnings[0], "alignment padding of DRAM buffer 'indices'")) << relaxed.warnings[0];
+  const Fault fault = only_fault(read_aligned_block(true, true));
+  EXPECT_EQ(fault.kind, FaultKind::unwritten_read);
+  EXPECT_TRUE(contains(fault.message, "(alignment padding; strict)")) << fault.message;
+  const Fault data = only_fault(read_aligned_block(false, false));  // the page itself was never written
+  EXPECT_EQ(data.kind, FaultKind::unwritten_read);
+  EXPECT_FALSE(contains(data.message, "alignment padding")) << data.message;
+}
+
 // Launch 1 fills the CB; launch 2 pushes without writing: the stale bytes are not taken as data.
 TEST(Faults, StaleDataFromAnEarlierLaunchIsNotData) {
   static bool write_data = true;
