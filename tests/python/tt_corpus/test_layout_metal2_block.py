@@ -1,0 +1,124 @@
+"""Untilize split into 2-D blocks (UntilizeMultiCoreBlockProgramFactory, ttnn 0.81.1's
+"untilize_multi_core_block", chosen for tensors wider than 32 tiles where square blocks give more
+cores than whole tile rows would): square blocks of tiles handed out row by row over the grid, a
+narrower cliff block closing each block row and a shorter cliff block row at the bottom, each
+block width with its own pair of buffers. Kernels unchanged from the reference tree, bound as the
+spec binds them; checked exactly against the input."""
+import numpy as np
+import pytest
+
+import ditmk.ttnn as ttnn
+from corpus import assert_close
+from layout_factories import TILE, TILE_BYTES, dfb, metal2, ranges_of, split_blocks_for_tilize_wh
+
+pytestmark = pytest.mark.tt_corpus
+
+BLOCK_READER = "ttnn/cpp/ttnn/operations/eltwise/unary/device/kernels/dataflow/reader_unary_interleaved_wh_multicore_metal2.cpp"
+BLOCK_WRITER = ("ttnn/cpp/ttnn/operations/data_movement/untilize_with_unpadding/device/kernels/dataflow/"
+                "writer_unary_stick_layout_wh_multicore_metal2.cpp")  # fmt: skip
+UNTILIZE_WH = "ttnn/cpp/ttnn/operations/data_movement/untilize/device/kernels/compute/untilize_wh_metal2.cpp"
+
+
+def _third_dim(shape):
+    return 1 if len(shape) < 3 else (shape[-3] if len(shape) == 3 else shape[-3] * shape[-4])
+
+
+def untilize_block(src, dst):
+    """The factory: split_blocks_for_tilize_wh over the input's last two dimensions (row-major core
+    order over the device grid); buffer set "full" (block width = the sub-block) on the full and
+    cliff-column cores, "cliffrow" (the cliff row's width) on the cliff-row cores, each an input and
+    an output buffer of that many tiles, in that order; one reader and writer per set and one compute
+    kernel per region (block count x width: full side x side, cliff-col-row cliff_col x cliff_row,
+    cliff-row side x cliff_row, cliff-col cliff_col x side); per-core args from the factory's walk."""
+    device = src.device()
+    grid = device.compute_with_storage_grid_size()
+    shape = src.padded_shape
+    width_tiles, height_tiles = shape[-1] // TILE, shape[-2] // TILE
+    s = split_blocks_for_tilize_wh(grid.x, grid.x * grid.y, width_tiles * height_tiles, width_tiles, height_tiles)
+    side, sub, cliff_row, cliff_col = s["side"], s["sub_block"], s["cliff_row"], s["cliff_col"]
+    reg = s["regions"]
+    third_dim = _third_dim(shape)
+    elem = 2
+    row_bytes = shape[-1] * elem
+    total_tiles_per_row = s["full_per_row"] * side + (cliff_row if s["has_cliff_row"] else 0)
+    sets = {"full": (reg["full"] + reg["cliff_col"], sub), "cliffrow": (reg["cliff_row"] + reg["cliff_col_row"], cliff_row)}
+    ids, cbs, next_id = {}, [], 0
+    for name in ["full", "cliffrow"]:
+        cores, width = sets[name]
+        if cores:
+            ids[name] = (next_id, next_id + 1)
+            cbs += [dfb(next_id, src.dtype, TILE_BYTES, width, ranges_of(cores)),
+                    dfb(next_id + 1, dst.dtype, TILE_BYTES, width, ranges_of(cores))]  # fmt: skip
+            next_id += 2
+    reader_rt = {name: ttnn.RuntimeArgs() for name in ids}
+    writer_rt = {name: ttnn.RuntimeArgs() for name in ids}
+    ncores, fpr, fpc = s["ncores"], s["full_per_row"], s["full_per_col"]
+    total_row_cores = fpr + (1 if s["has_cliff_row"] else 0)
+    start_row, start_col, tile_start, cols_done = 0, 0, 0, 1
+    for i, core in enumerate(s["order"]):
+        if s["has_cliff_col"] and s["has_cliff_row"] and i == ncores - 1:
+            row_arg, col_arg, sub_arg = cliff_row, cliff_col, cliff_row
+        elif s["has_cliff_row"] and i != 0 and (i + 1) % (fpr + 1) == 0:
+            row_arg, col_arg, sub_arg = cliff_row, side, cliff_row
+        elif i < total_row_cores * fpc:
+            row_arg, col_arg, sub_arg = side, side, sub
+        else:
+            row_arg, col_arg, sub_arg = side, cliff_col, sub
+        name = "cliffrow" if (core in reg["cliff_row"] or core in reg["cliff_col_row"]) else "full"
+        assert sub_arg == sets[name][1]
+        reader_rt[name][core.x][core.y] = [tile_start, row_arg, col_arg]
+        writer_rt[name][core.x][core.y] = [TILE * elem * row_arg, start_row, start_col, row_arg, col_arg,
+                                           TILE * elem * sub_arg, sub_arg]  # fmt: skip
+        end_col = start_col + row_arg * TILE * elem
+        start_col = end_col % row_bytes
+        if end_col % row_bytes == 0 and end_col != 0:
+            start_row += col_arg * TILE
+        if start_col == 0:
+            tile_start = cols_done * col_arg * total_tiles_per_row
+            cols_done += 1
+        else:
+            tile_start += row_arg
+    kernels = []
+    for name in ids:
+        cores = ranges_of(sets[name][0])
+        kernels.append(metal2(BLOCK_READER, cores, ttnn.ReaderConfigDescriptor(),
+                              cta=[("num_tiles_per_2d", width_tiles * height_tiles), ("third_dim", third_dim),
+                                   ("total_tiles_per_row", total_tiles_per_row)],
+                              rta_names=["start_id", "single_block_size_row_arg", "single_block_size_col_arg"],
+                              rt=reader_rt[name], dfbs={"in": ids[name][0]}, tensors=[("src", src)]))  # fmt: skip
+        kernels.append(metal2(BLOCK_WRITER, cores, ttnn.WriterConfigDescriptor(),
+                              cta=[("total_num_rows", dst.shape[-2]), ("third_dim", third_dim), ("tile_height", TILE),
+                                   ("unpadded_X_size", row_bytes)],
+                              rta_names=["width_size", "start_row_id", "start_column_id", "single_block_size_row_arg",
+                                         "single_block_size_col_arg", "sub_block_width_size",
+                                         "single_sub_block_size_row_arg"],
+                              rt=writer_rt[name], dfbs={"out": ids[name][1]}, tensors=[("dst", dst)]))  # fmt: skip
+    regions = [("full", "full", side * side // sub, sub), ("cliff_col_row", "cliffrow", cliff_col, cliff_row),
+               ("cliff_row", "cliffrow", side, cliff_row), ("cliff_col", "full", cliff_col * side // sub, sub)]
+    for region, name, block_col, block_row in regions:  # compute_full, _cliff_col_row, _cliff_row, _cliff_col
+        if reg[region]:
+            assert block_row == sets[name][1]
+            kernels.append(metal2(UNTILIZE_WH, ranges_of(reg[region]), ttnn.ComputeConfigDescriptor(),
+                                  cta=[("block_size_col", block_col), ("block_size_row", block_row),
+                                       ("third_dim", third_dim)],
+                                  dfbs={"src": ids[name][0], "out": ids[name][1]}))  # fmt: skip
+    out = ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs))
+    return out, s
+
+
+@pytest.mark.parametrize("shape,regions", [
+    ((5 * TILE, 35 * TILE), {"full": 34, "cliff_row": 2, "cliff_col": 17, "cliff_col_row": 1}),
+    ((2, 2 * TILE, 33 * TILE), {"full": 66, "cliff_row": 0, "cliff_col": 0, "cliff_col_row": 0}),
+], ids=["5x35-tiles-all-cliffs", "2x2x33-tiles"])  # fmt: skip
+def test_untilize_multi_core_block(device, shape, regions):
+    """5 x 35 tiles: 2x2 blocks, 17 full ones and a 1-tile-wide cliff per block row, a 1-tile-high
+    cliff row (54 cores, every region); 2 x (2 x 33) tiles: 1x1 blocks on 66 cores, a batch of two."""
+    values = np.random.default_rng(11).uniform(-4.0, 4.0, size=shape).astype(np.float32)
+    src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,
+                          memory_config=ttnn.DRAM_MEMORY_CONFIG)  # fmt: skip
+    dst = ttnn.allocate_tensor_on_device(ttnn.Shape(values.shape), ttnn.bfloat16, ttnn.ROW_MAJOR_LAYOUT, device,
+                                         ttnn.DRAM_MEMORY_CONFIG)  # fmt: skip
+    out, split = untilize_block(src, dst)
+    assert {k: len(v) for k, v in split["regions"].items()} == regions
+    np.testing.assert_array_equal(ttnn.to_numpy(out), ttnn.to_numpy(src))
+    assert_close(ttnn.to_numpy(out), values)
