@@ -107,12 +107,15 @@ def closest_square_larger_than_b(b, width, height, ref):
     return 1, 1
 
 
-def split_blocks_for_tilize_wh(grid_x, grid_area, nblocks, width_tiles, height_tiles):
-    """ttnn::split_blocks_for_tilize_wh over a grid grid_x cores wide, square blocks small enough
-    for the L1 limit (the limit only shrinks blocks wider than it allows; the blocks here are well
-    under it, so the sub-block is the block): a dict with the block side, the cliff row's and cliff
-    column's sizes, the cores per block row and column, and the cores of the four regions (full,
-    cliff_row, cliff_col, cliff_col_row) in the order they were handed out, row by row over the grid."""
+def split_blocks_for_tilize_wh(cores, nblocks, width_tiles, height_tiles):
+    """ttnn::split_blocks_for_tilize_wh over `cores`, listed in the order the overload hands them out
+    (the CoreCoord overload: the device grid row by row; the CoreRangeSet one: corerange_to_cores
+    order, column by column); square blocks small enough for the L1 limit (the limit only shrinks
+    blocks wider than it allows; the blocks here are well under it, so the sub-block is the block).
+    Returns a dict with the block side, the cliff row's and cliff column's sizes, the cores per block
+    row and column, and the cores of the four regions (full, cliff_row, cliff_col, cliff_col_row),
+    and all of them in the order they were handed out."""
+    grid_area = len(cores)
     per_core = ceil_div(nblocks, grid_area)
     _, side = closest_square_larger_than_b(per_core, width_tiles, height_tiles, grid_area)
     blocks_w, blocks_h = ceil_div(width_tiles, side), ceil_div(height_tiles, side)
@@ -126,7 +129,7 @@ def split_blocks_for_tilize_wh(grid_x, grid_area, nblocks, width_tiles, height_t
             ([r for _ in range(full_per_col) for r in ["full"] * full_per_row + (["cliff_row"] if split["has_cliff_row"] else [])])
             + ((["cliff_col"] * full_per_row + (["cliff_col_row"] if split["has_cliff_row"] else []))
                if split["has_cliff_col"] else [])):  # fmt: skip
-        core = ttnn.CoreCoord(i % grid_x, i // grid_x)
+        core = cores[i]
         split["regions"][region].append(core)
         split["order"].append(core)
     assert len(split["order"]) == split["ncores"]

@@ -34,7 +34,8 @@ def untilize_block(src, dst):
     grid = device.compute_with_storage_grid_size()
     shape = src.padded_shape
     width_tiles, height_tiles = shape[-1] // TILE, shape[-2] // TILE
-    s = split_blocks_for_tilize_wh(grid.x, grid.x * grid.y, width_tiles * height_tiles, width_tiles, height_tiles)
+    row_major = [ttnn.CoreCoord(i % grid.x, i // grid.x) for i in range(grid.x * grid.y)]
+    s = split_blocks_for_tilize_wh(row_major, width_tiles * height_tiles, width_tiles, height_tiles)
     side, sub, cliff_row, cliff_col = s["side"], s["sub_block"], s["cliff_row"], s["cliff_col"]
     reg = s["regions"]
     third_dim = _third_dim(shape)
