@@ -123,3 +123,116 @@ def test_untilize_multi_core_block(device, shape, regions):
     assert {k: len(v) for k, v in split["regions"].items()} == regions
     np.testing.assert_array_equal(ttnn.to_numpy(out), ttnn.to_numpy(src))
     assert_close(ttnn.to_numpy(out), values)
+
+
+BLOCK_TILIZE_READER = ("ttnn/cpp/ttnn/operations/data_movement/tilize_with_val_padding/device/kernels/dataflow/"
+                       "reader_unary_pad_multicore_both_dims.cpp")  # fmt: skip
+BLOCK_TILE_WRITER = "ttnn/cpp/ttnn/operations/eltwise/unary/device/kernels/dataflow/writer_unary_interleaved_start_id_wh.cpp"
+TILIZE_WH = "ttnn/cpp/ttnn/operations/data_movement/tilize/device/kernels/compute/tilize_wh.cpp"
+DRAM_ALIGNMENT = 64  # Blackhole's
+
+
+def tilize_block(src, dst):
+    """TilizeMultiCoreBlockProgramFactory ("tilize_multi_core_block"): the same 2-D split over the
+    output's last two dimensions, its cores in corerange_to_cores order over the device grid (column
+    by column); per buffer set an input and an output buffer of the set's block width and, for the
+    reader, a private staging scratchpad of one tile row of the block plus two DRAM alignments (where
+    a row that is not DRAM-aligned lands before it is moved into place); the row-major block reader
+    (pad value 0, the rows' bytes and start column per core), tilize_wh.cpp per region, and the
+    block tile writer from each core's first tile."""
+    device = src.device()
+    grid = device.compute_with_storage_grid_size()
+    shape = dst.padded_shape
+    width_tiles, height_tiles = shape[-1] // TILE, shape[-2] // TILE
+    column_major = [ttnn.CoreCoord(x, y) for x in range(grid.x) for y in range(grid.y)]
+    s = split_blocks_for_tilize_wh(column_major, width_tiles * height_tiles, width_tiles, height_tiles)
+    side, sub, cliff_row, cliff_col = s["side"], s["sub_block"], s["cliff_row"], s["cliff_col"]
+    reg = s["regions"]
+    third_dim = _third_dim(shape)
+    elem = 2
+    row_bytes = src.padded_shape[-1] * elem
+    total_tiles_per_row = s["full_per_row"] * side + (cliff_row if s["has_cliff_row"] else 0)
+    sets = {"full": (reg["full"] + reg["cliff_col"], sub), "cliffrow": (reg["cliff_row"] + reg["cliff_col_row"], cliff_row)}
+    ids, cbs, next_id = {}, [], 0
+    for name in ["full", "cliffrow"]:
+        cores, width = sets[name]
+        if cores:
+            ids[name] = (next_id, next_id + 1)
+            cbs += [dfb(next_id, src.dtype, TILE_BYTES, width, ranges_of(cores)),
+                    dfb(next_id + 1, dst.dtype, TILE_BYTES, width, ranges_of(cores))]  # fmt: skip
+            next_id += 2
+    reader_rt = {name: ttnn.RuntimeArgs() for name in ids}
+    writer_rt = {name: ttnn.RuntimeArgs() for name in ids}
+    ncores, fpr, fpc = s["ncores"], s["full_per_row"], s["full_per_col"]
+    total_row_cores = fpr + (1 if s["has_cliff_row"] else 0)
+    start_row, start_col, tile_start, cols_done = 0, 0, 0, 1
+    for i, core in enumerate(s["order"]):
+        if s["has_cliff_col"] and s["has_cliff_row"] and i == ncores - 1:
+            row_arg, col_arg, sub_arg = cliff_row, cliff_col, cliff_row
+        elif s["has_cliff_row"] and i != 0 and (i + 1) % (fpr + 1) == 0:
+            row_arg, col_arg, sub_arg = cliff_row, side, cliff_row
+        elif i < total_row_cores * fpc:
+            row_arg, col_arg, sub_arg = side, side, sub
+        else:
+            row_arg, col_arg, sub_arg = side, cliff_col, sub
+        name = "cliffrow" if (core in reg["cliff_row"] or core in reg["cliff_col_row"]) else "full"
+        assert sub_arg == sets[name][1]
+        reader_rt[name][core.x][core.y] = [0, TILE * elem * row_arg, start_row, start_col, row_arg, col_arg,
+                                           TILE * elem * sub_arg, sub_arg]  # fmt: skip
+        writer_rt[name][core.x][core.y] = [tile_start, row_arg, col_arg]
+        end_col = start_col + row_arg * TILE * elem
+        start_col = end_col % row_bytes
+        if end_col % row_bytes == 0 and end_col != 0:
+            start_row += col_arg * TILE
+        if start_col == 0:
+            tile_start = cols_done * col_arg * total_tiles_per_row
+            cols_done += 1
+        else:
+            tile_start += row_arg
+    kernels = []
+    for name in ids:
+        cores = ranges_of(sets[name][0])
+        staging = (TILE_BYTES // TILE) * sets[name][1] + 2 * DRAM_ALIGNMENT
+        kernels.append(metal2(BLOCK_TILIZE_READER, cores, ttnn.ReaderConfigDescriptor(),
+                              cta=[("total_num_rows", src.shape[-2]), ("third_dim", third_dim), ("tile_height", TILE),
+                                   ("element_size", elem), ("unpadded_X_size", row_bytes),
+                                   ("dram_alignment", DRAM_ALIGNMENT)],
+                              rta_names=["pad_value", "width_size", "start_row_id", "start_column_id",
+                                         "single_block_size_row_arg", "single_block_size_col_arg",
+                                         "sub_block_width_size", "single_sub_block_size_row_arg"],
+                              rt=reader_rt[name], dfbs={"in": ids[name][0]}, tensors=[("src", src)],
+                              scratchpads={"staging": staging}))  # fmt: skip
+        kernels.append(metal2(BLOCK_TILE_WRITER, cores, ttnn.WriterConfigDescriptor(),
+                              cta=[("num_tiles_per_2d", width_tiles * height_tiles), ("third_dim", third_dim),
+                                   ("total_tiles_per_row", total_tiles_per_row)],
+                              rta_names=["start_id", "single_block_size_row_arg", "single_block_size_col_arg"],
+                              rt=writer_rt[name], dfbs={"out": ids[name][1]}, tensors=[("dst", dst)]))  # fmt: skip
+    regions = [("full", "full", side * side // sub, sub), ("cliff_col_row", "cliffrow", cliff_col, cliff_row),
+               ("cliff_row", "cliffrow", side, cliff_row), ("cliff_col", "full", cliff_col * side // sub, sub)]
+    for region, name, block_col, block_row in regions:  # compute_main, _cliff_col_row, _cliff_row, _cliff_col
+        if reg[region]:
+            assert block_row == sets[name][1]
+            kernels.append(metal2(TILIZE_WH, ranges_of(reg[region]), ttnn.ComputeConfigDescriptor(),
+                                  cta=[("block_size_col", block_col), ("block_size_row", block_row),
+                                       ("third_dim", third_dim)],
+                                  dfbs={"in": ids[name][0], "out": ids[name][1]}))  # fmt: skip
+    out = ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs))
+    return out, s
+
+
+@pytest.mark.parametrize("shape,regions", [
+    ((5 * TILE, 35 * TILE), {"full": 34, "cliff_row": 2, "cliff_col": 17, "cliff_col_row": 1}),
+    ((2, 2 * TILE, 33 * TILE), {"full": 66, "cliff_row": 0, "cliff_col": 0, "cliff_col_row": 0}),
+], ids=["5x35-tiles-all-cliffs", "2x2x33-tiles"])  # fmt: skip
+def test_tilize_multi_core_block(device, shape, regions):
+    """The untilize block test's shapes the other way: 54 cores in every region, and 66 cores with a
+    batch of two; the cores now column by column."""
+    values = np.random.default_rng(12).uniform(-4.0, 4.0, size=shape).astype(np.float32)
+    src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.ROW_MAJOR_LAYOUT, device=device,
+                          memory_config=ttnn.DRAM_MEMORY_CONFIG)  # fmt: skip
+    dst = ttnn.allocate_tensor_on_device(ttnn.Shape(values.shape), ttnn.bfloat16, ttnn.TILE_LAYOUT, device,
+                                         ttnn.DRAM_MEMORY_CONFIG)  # fmt: skip
+    out, split = tilize_block(src, dst)
+    assert {k: len(v) for k, v in split["regions"].items()} == regions
+    np.testing.assert_array_equal(ttnn.to_numpy(out), ttnn.to_numpy(src))
+    assert_close(ttnn.to_numpy(out), values)
