@@ -123,12 +123,12 @@ def split_blocks_for_tilize_wh(cores, nblocks, width_tiles, height_tiles):
     split = dict(side=side, sub_block=side, cliff_row=width_tiles - full_per_row * side,
                  cliff_col=height_tiles - full_per_col * side, full_per_row=full_per_row, full_per_col=full_per_col,
                  has_cliff_row=full_per_row < blocks_w, has_cliff_col=full_per_col < blocks_h,
-                 ncores=blocks_w * blocks_h, regions={"full": [], "cliff_row": [], "cliff_col": [], "cliff_col_row": []},
-                 order=[])  # fmt: skip
-    for i, region in enumerate(
-            ([r for _ in range(full_per_col) for r in ["full"] * full_per_row + (["cliff_row"] if split["has_cliff_row"] else [])])
-            + ((["cliff_col"] * full_per_row + (["cliff_col_row"] if split["has_cliff_row"] else []))
-               if split["has_cliff_col"] else [])):  # fmt: skip
+                 ncores=blocks_w * blocks_h, order=[],
+                 regions={"full": [], "cliff_row": [], "cliff_col": [], "cliff_col_row": []})  # fmt: skip
+    block_row = ["full"] * full_per_row + (["cliff_row"] if split["has_cliff_row"] else [])
+    cliff_block_row = ["cliff_col"] * full_per_row + (["cliff_col_row"] if split["has_cliff_row"] else [])
+    order = block_row * full_per_col + (cliff_block_row if split["has_cliff_col"] else [])
+    for i, region in enumerate(order):
         core = cores[i]
         split["regions"][region].append(core)
         split["order"].append(core)

@@ -13,7 +13,8 @@ from layout_factories import TILE, TILE_BYTES, dfb, largest_divisor, metal2, ran
 pytestmark = pytest.mark.tt_corpus
 
 UNTILIZE = "ttnn/cpp/ttnn/operations/data_movement/untilize/device/kernels/"
-TILE_READER = "ttnn/cpp/ttnn/operations/eltwise/unary/device/kernels/dataflow/reader_unary_interleaved_start_id_metal2.cpp"
+TILE_READER = ("ttnn/cpp/ttnn/operations/eltwise/unary/device/kernels/dataflow/"
+               "reader_unary_interleaved_start_id_metal2.cpp")  # fmt: skip
 SRC0, OUT = 0, 1  # the spec's DataflowBuffers in order: src0, out
 
 
@@ -65,7 +66,8 @@ def untilize_parallelize_column(src, dst):
     return ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs)), ncores
 
 
-@pytest.mark.parametrize("tiles,cores", [(12, 12), (40, 40), (13, 1)], ids=["12-tiles-6x2", "40-tiles-10x4", "13-tiles-1-core"])
+@pytest.mark.parametrize("tiles,cores", [(12, 12), (40, 40), (13, 1)],
+                         ids=["12-tiles-6x2", "40-tiles-10x4", "13-tiles-1-core"])  # fmt: skip
 def test_untilize_parallelize_column(device, tiles, cores):
     """One tile row: 12 tiles on a 6x2 grid, 40 on 10x4 (one tile a core), a prime 13 on one core."""
     values = np.random.default_rng(tiles).uniform(-4.0, 4.0, size=(TILE, tiles * TILE)).astype(np.float32)

@@ -88,7 +88,8 @@ def test_untilize_sharded_uneven(device, shape, shard_rows, ncores):
     assert_close(ttnn.to_numpy(out), values)
 
 
-ND_READER = "ttnn/cpp/ttnn/operations/data_movement/sharded/device/kernels/dataflow/reader_unary_nd_sharded_blocks_metal2.cpp"
+ND_READER = ("ttnn/cpp/ttnn/operations/data_movement/sharded/device/kernels/dataflow/"
+             "reader_unary_nd_sharded_blocks_metal2.cpp")  # fmt: skip
 
 
 def untilize_nd_shard_input(src, dst):
