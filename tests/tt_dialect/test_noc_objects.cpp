@@ -98,6 +98,46 @@ TEST(NocObjects, AbstractAccessorWrappersReachTheTensorsTheyWrap) {
   EXPECT_EQ(std::memcmp(out.bytes(), in.bytes(), in.nbytes()), 0);
 }
 
+// shard_pages() over an L1-sharded tensor of 12 tiles in shards of 8: the second shard's last 4 pages
+// lie outside the tensor and are passed over; each yielded page is a NoC endpoint of its bytes (and of
+// the block that follows it in its bank), and knows its page id.
+TEST(NocObjects, ShardPagesYieldTheTensorsPagesShardByShard) {
+  TempDir dir;
+  auto tensor = [](const std::string& name, const std::string& memory) {
+    return ordered_json{{"name", name}, {"memory", memory}, {"layout", "tile"}, {"data_format", "bfloat16"},
+                        {"shape", {96, 128}}, {"page_size", 2048}};
+  };
+  ordered_json shard = tensor("shard", "l1_sharded");
+  shard["cores"] = cores(1, 2);
+  shard["shard_size"] = 8 * 2048;
+  shard["input"] = "in.npy";
+  ordered_json dst = tensor("dst", "dram_interleaved");
+  dst["output"] = "dst.npy";
+  ordered_json dst2 = tensor("dst2", "dram_interleaved");
+  dst2["output"] = "dst2.npy";
+  const ordered_json program = {
+      {"tensors", {shard, dst, dst2}},
+      {"kernels",
+       {{{"kernel_source", noc_kernel("shard_pages_copy.cpp")},
+         {"core_ranges", cores(0, 0)},
+         {"config", {{"type", "reader"}}},
+         {"compile_time_args",
+          {{{"tensor_accessor_args", "shard"}}, {{"tensor_accessor_args", "dst"}}, {{"tensor_accessor_args", "dst2"}}}},
+         {"runtime_args",
+          {{{"core", {0, 0}},
+            {"args", {{{"address_of", "shard"}}, {{"address_of", "dst"}}, {{"address_of", "dst2"}}, 2, 12, 2}}}}}}}},
+      {"cbs", {cb0(2048)}}};
+  Tensor in(DType::F32, {96, 128});
+  for (int64_t i = 0; i < in.numel(); ++i) in.data<float>()[i] = float(int64_t(i * 53 % 256) - 128) / 64.0f;
+  const tt::dialect::DescriptorRun run = run_in(dir, program, "in.npy", in);
+  ASSERT_TRUE(run.report.clean()) << first_fault(run);
+  for (const char* output : {"dst.npy", "dst2.npy"}) {
+    const Tensor out = io::read_npy(dir / output);
+    ASSERT_EQ(out.nbytes(), in.nbytes()) << output;
+    EXPECT_EQ(std::memcmp(out.bytes(), in.bytes(), in.nbytes()), 0) << output;
+  }
+}
+
 // The stateful calls, free and Noc's, with and without transaction ids, over a 16-page tensor.
 TEST(NocObjects, StatefulTransfersCopyBankByBank) {
   TempDir dir;

@@ -79,3 +79,58 @@ def metal2(source, cores, config, *, cta=(), rta_names=(), rt=None, dfbs=None, t
     return experimental.bind(k, experimental.Metal2Bindings(named_runtime_args=rta_names, dataflow_buffers=dfbs,
                                                             tensors=tensors, tensor_sequences=tensor_sequences,
                                                             scratchpads=scratchpads))  # fmt: skip
+
+
+def largest_divisor(dividend, starting_divisor, divisor_factor=1):
+    """untilize_helper::get_largest_divisor: the largest d <= starting_divisor with d * divisor_factor
+    dividing dividend (1 if none)."""
+    for d in range(starting_divisor, 0, -1):
+        if dividend % (d * divisor_factor) == 0:
+            return d
+    return 1
+
+
+def closest_square_larger_than_b(b, width, height, ref):
+    """ttnn's closest_square_larger_than_b: (blocks per core, block side) for the 2-D split, the
+    smallest square block (from isqrt(b), then larger sides) whose count over width x height tiles
+    stays under ref cores."""
+    if ref <= 0:
+        return 1, 1
+    side = int(b ** 0.5)
+    while side * side > b:
+        side -= 1
+    if side * side == b and ceil_div(width, side) * ceil_div(height, side) < ref:
+        return b, side
+    for candidate in range(side + 1, width * height + 1):
+        if ceil_div(width, candidate) * ceil_div(height, candidate) < ref:
+            return candidate * candidate, candidate
+    return 1, 1
+
+
+def split_blocks_for_tilize_wh(cores, nblocks, width_tiles, height_tiles):
+    """ttnn::split_blocks_for_tilize_wh over `cores`, listed in the order the overload hands them out
+    (the CoreCoord overload: the device grid row by row; the CoreRangeSet one: corerange_to_cores
+    order, column by column); square blocks small enough for the L1 limit (the limit only shrinks
+    blocks wider than it allows; the blocks here are well under it, so the sub-block is the block).
+    Returns a dict with the block side, the cliff row's and cliff column's sizes, the cores per block
+    row and column, and the cores of the four regions (full, cliff_row, cliff_col, cliff_col_row),
+    and all of them in the order they were handed out."""
+    grid_area = len(cores)
+    per_core = ceil_div(nblocks, grid_area)
+    _, side = closest_square_larger_than_b(per_core, width_tiles, height_tiles, grid_area)
+    blocks_w, blocks_h = ceil_div(width_tiles, side), ceil_div(height_tiles, side)
+    full_per_row, full_per_col = width_tiles // side, height_tiles // side
+    split = dict(side=side, sub_block=side, cliff_row=width_tiles - full_per_row * side,
+                 cliff_col=height_tiles - full_per_col * side, full_per_row=full_per_row, full_per_col=full_per_col,
+                 has_cliff_row=full_per_row < blocks_w, has_cliff_col=full_per_col < blocks_h,
+                 ncores=blocks_w * blocks_h, order=[],
+                 regions={"full": [], "cliff_row": [], "cliff_col": [], "cliff_col_row": []})  # fmt: skip
+    block_row = ["full"] * full_per_row + (["cliff_row"] if split["has_cliff_row"] else [])
+    cliff_block_row = ["cliff_col"] * full_per_row + (["cliff_col_row"] if split["has_cliff_row"] else [])
+    order = block_row * full_per_col + (cliff_block_row if split["has_cliff_col"] else [])
+    for i, region in enumerate(order):
+        core = cores[i]
+        split["regions"][region].append(core)
+        split["order"].append(core)
+    assert len(split["order"]) == split["ncores"]
+    return split

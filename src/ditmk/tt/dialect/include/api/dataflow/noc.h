@@ -86,8 +86,8 @@ class Noc {
   template <typename T>
   using dst_args_mcast_t = typename noc_traits_t<T>::dst_args_mcast_type;
 
-  template <AddressType type>
-  using address_t = std::conditional_t<type == AddressType::LOCAL_L1, uint32_t, uint64_t>;
+  template <AddressType address_type>
+  using address_t = std::conditional_t<address_type == Noc::AddressType::LOCAL_L1, uint32_t, uint64_t>;
 
   template <AddressType type, typename Src>
   address_t<type> src_address(const Src& src, const src_args_t<Src>& args) const {

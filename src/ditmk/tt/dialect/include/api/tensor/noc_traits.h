@@ -50,6 +50,22 @@ struct ShardArgs {
   uint32_t offset_bytes = 0;
 };
 
+// Byte `offset_bytes` of a page an accessor's iterator yielded.
+template <Noc::AddressType address_type>
+auto page_endpoint_addr(const tensor_accessor::Page& page, const Noc& noc, uint32_t offset_bytes)
+    -> std::conditional_t<address_type == Noc::AddressType::LOCAL_L1, uint32_t, uint64_t> {
+  const uint64_t noc_addr = page.noc_addr() + offset_bytes;
+  if constexpr (address_type == Noc::AddressType::LOCAL_L1) {
+    if (!noc.is_local_addr(noc_addr)) {
+      fault(DITMK_FAULT_BAD_CALL, Message() << "a tensor's page " << page.page_id()
+                                            << " used as local L1 lies on another core");
+    }
+    return uint32_t(noc_addr);
+  } else {
+    return noc_addr;
+  }
+}
+
 }  // namespace ditmk::detail
 
 template <typename DSpecT>
@@ -70,3 +86,32 @@ template <>
 struct noc_traits_t<AbstractTensorAccessorWrapper>
     : ditmk::detail::ViewNocTraits<AbstractTensorAccessorWrapper, ditmk::detail::PageArgs,
                                    &ditmk::detail::PageArgs::page_id> {};
+
+// A page an accessor's iterator yielded (shard_pages()) is an endpoint of its own bytes:
+// {.offset_bytes = b} is byte b of the page (and on, through the pages after it in its bank).
+template <>
+struct noc_traits_t<tensor_accessor::Page> {
+  struct src_args_type {
+    uint32_t offset_bytes = 0;
+  };
+  struct dst_args_type {
+    uint32_t offset_bytes = 0;
+  };
+
+  template <Noc::AddressType address_type>
+  static auto src_addr(const tensor_accessor::Page& src, const Noc& noc, const src_args_type& args)
+      -> std::conditional_t<address_type == Noc::AddressType::LOCAL_L1, uint32_t, uint64_t> {
+    return ditmk::detail::page_endpoint_addr<address_type>(src, noc, args.offset_bytes);
+  }
+  template <Noc::AddressType address_type>
+  static auto dst_addr(const tensor_accessor::Page& dst, const Noc& noc, const dst_args_type& args)
+      -> std::conditional_t<address_type == Noc::AddressType::LOCAL_L1, uint32_t, uint64_t> {
+    return ditmk::detail::page_endpoint_addr<address_type>(dst, noc, args.offset_bytes);
+  }
+};
+
+template <typename Accessor>
+struct noc_traits_t<tensor_accessor::AccessorPage<Accessor>> : noc_traits_t<tensor_accessor::Page> {};
+
+template <typename Accessor>
+struct noc_traits_t<tensor_accessor::ShardPage<Accessor>> : noc_traits_t<tensor_accessor::Page> {};

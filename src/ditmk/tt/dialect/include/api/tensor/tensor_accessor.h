@@ -15,6 +15,7 @@
 #include <array>
 #include <tuple>
 
+#include "api/tensor/shard_pages_address_iterator.h"
 #include "api/tensor/tensor_accessor_args.h"
 #include "api/tensor/tensor_binding_token.h"
 #include "ditmk/abi.h"
@@ -74,6 +75,16 @@ struct TensorAccessor {
     return bank_noc_addr({at.bank_id, at.shard_in_bank * shard_volume()}, offset);
   }
 
+  // The pages of shard `shard_id` (pages start_page_offset up to end_page_offset of the shard, all of
+  // it by default), those inside the tensor, each with its NoC address and page id.
+  tensor_accessor::ShardPages<TensorAccessor> shard_pages(uint32_t shard_id, uint32_t start_page_offset = 0,
+                                                          uint32_t end_page_offset = 0,
+                                                          uint8_t noc = noc_index) const {
+    static_assert(DSpec::is_sharded, "TensorAccessor::shard_pages: the tensor is interleaved");
+    const uint32_t end = end_page_offset == 0 ? uint32_t(shard_volume()) : end_page_offset;
+    return tensor_accessor::ShardPages<TensorAccessor>(*this, shard_id, start_page_offset, end, noc);
+  }
+
   PageMapping get_bank_and_offset(uint32_t page_id) const {
     if constexpr (!DSpec::is_sharded) {
       const uint32_t banks = is_dram ? NUM_DRAM_BANKS : NUM_L1_BANKS;
@@ -113,7 +124,29 @@ struct TensorAccessor {
   const uint32_t aligned_page_size = 0;
 
  private:
+  template <typename>
+  friend class tensor_accessor::ShardPagesAddressIterator;
+
   DSpec args_;
+
+  // Whether page `page_in_shard` of shard `shard_id` lies inside the tensor (a partial shard's last
+  // pages do not); if it does, its page id in the tensor goes to `page_id`.
+  bool shard_page_id(uint32_t shard_id, uint32_t page_in_shard, uint32_t& page_id) const {
+    static_assert(DSpec::is_sharded, "TensorAccessor::shard_page_id: the tensor is interleaved");
+    uint32_t global = 0, stride = 1;
+    for (uint32_t d = checked_rank(); d-- > 0;) {
+      const uint32_t extent = args_.tensor_shape_at(d), shard_extent = args_.shard_shape_at(d);
+      const uint32_t grid = (extent + shard_extent - 1) / shard_extent;
+      const uint32_t coord = (shard_id % grid) * shard_extent + page_in_shard % shard_extent;
+      shard_id /= grid;
+      page_in_shard /= shard_extent;
+      if (coord >= extent) return false;
+      global += coord * stride;
+      stride *= extent;
+    }
+    page_id = global;
+    return true;
+  }
 
   struct BankShard {
     size_t bank_id;
