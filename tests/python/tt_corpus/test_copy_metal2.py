@@ -119,6 +119,7 @@ def _parallel(src, dst, grid, rows, row_elements, element_bytes, in_pages, in_pa
 
 
 def _copy_case(device, values, dtype, src_config, dst_config):
+    """Copies `values` from a tensor in src_config into one in dst_config; checks the copy is exact."""
     src = ttnn.from_torch(values, dtype=dtype, layout=ttnn.ROW_MAJOR_LAYOUT, device=device, memory_config=src_config)
     dst = ttnn.allocate_tensor_on_device(ttnn.Shape(list(values.shape)), dtype, ttnn.ROW_MAJOR_LAYOUT, device,
                                          dst_config)  # fmt: skip
@@ -140,12 +141,25 @@ def test_copy_row_major(device, shape, dtype, dst_config):
     _copy_case(device, values, dtype, ttnn.DRAM_MEMORY_CONFIG, dst_config)
 
 
-@pytest.mark.xfail(strict=True, raises=NotImplementedError, reason=(
-    "the units path runs only when a page is narrower than a row, which takes a WIDTH_SHARDED or "
-    "BLOCK_SHARDED endpoint; ditmk.ttnn models only HEIGHT_SHARDED tensors (their shards whole rows of pages)"))
-def test_copy_row_major_units_into_width_shards(device):
-    values = torch.randn([64, 256], generator=torch.Generator().manual_seed(7)).to(torch.bfloat16)
-    grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(3, 0))])
-    shards = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.WIDTH_SHARDED, ttnn.BufferType.L1,
-                               ttnn.ShardSpec(grid, [64, 64], ttnn.ShardOrientation.ROW_MAJOR))  # fmt: skip
-    _copy_case(device, values, ttnn.bfloat16, ttnn.DRAM_MEMORY_CONFIG, shards)
+def _width_shards(shape, width):
+    """WIDTH_SHARDED in L1: every row, `width` columns a shard, on the first cores of grid row 0."""
+    if width is None:
+        return ttnn.DRAM_MEMORY_CONFIG
+    shards = shape[-1] // width
+    grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(shards - 1, 0))])
+    rows = math.prod(shape[:-1])
+    return ttnn.MemoryConfig(ttnn.TensorMemoryLayout.WIDTH_SHARDED, ttnn.BufferType.L1,
+                             ttnn.ShardSpec(grid, [rows, width], ttnn.ShardOrientation.ROW_MAJOR))  # fmt: skip
+
+
+@pytest.mark.parametrize("shape,src_width,dst_width", [
+    ([64, 256], None, 64),  # units of 64 (128 B): 256 units, 3 on each of 36 cores, 2 on 74
+    ([64, 256], 64, None),  # the same units read from the shards
+    ([40, 160], 40, 32),    # shards of 40 into shards of 32: units of 8 (16 B, L1's alignment)
+    ([48, 160], None, 40),  # 80 B pages, no unit DRAM's 64 B divides: whole rows, 4 output pages each
+    ([48, 160], 40, None),  # whole rows from 4 input pages each
+], ids=["dram-to-width-shards", "width-shards-to-dram", "width-shards-to-narrower", "rows-into-80B-pages",
+        "rows-from-80B-pages"])  # fmt: skip
+def test_copy_row_major_width_sharded(device, shape, src_width, dst_width):
+    values = torch.randn(shape, generator=torch.Generator().manual_seed(7)).to(torch.bfloat16)
+    _copy_case(device, values, ttnn.bfloat16, _width_shards(shape, src_width), _width_shards(shape, dst_width))
