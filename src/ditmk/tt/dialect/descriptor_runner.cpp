@@ -67,7 +67,8 @@ Placed place_tensors(HostDevice& device, const ProgramDescriptor& program, const
   return placed;
 }
 
-void write_tensor(HostDevice& device, const Placed& placed, const TensorDescriptor& t, std::span<const std::byte> given) {
+void write_tensor(HostDevice& device, const Placed& placed, const TensorDescriptor& t,
+                  std::span<const std::byte> given) {
   if (t.memory == TensorMemory::dram_interleaved) return EnqueueWriteBuffer(device, *placed.buffers.at(t.name), given);
   // a tensor with a page grid goes to its cores shard by shard
   const std::vector<std::byte> ordered =
