@@ -1,5 +1,5 @@
 """Tensors in L1 at the addresses ditmk.ttnn's allocator gives them: interleaved over the 110 L1
-banks and height-sharded over a row of cores, read by kernels that take those addresses as runtime
+banks and height- or width-sharded over a row of cores, read by kernels that take those addresses as runtime
 args (tests/tt_dialect/l1_kernels), and written to DRAM."""
 import numpy as np
 
@@ -51,6 +51,28 @@ def test_a_height_sharded_tensor_lies_on_its_cores(device):
                                    runtime_args=args, config=ttnn.ReaderConfigDescriptor())
     ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=[kernel], cbs=[tile_cb(one_core())]))
     np.testing.assert_array_equal(dst.to_numpy(), bf16(values))
+
+
+def test_a_width_sharded_tensor_lies_on_its_cores_by_columns(device):
+    """Shard k holds tile column k of both tile rows; TensorAccessor finds tile i (row-major over the
+    2 x 4 tiles) there, so copying tiles 0..7 to DRAM gives the tensor back."""
+    cores = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(3, 0))])
+    sharded = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.WIDTH_SHARDED, ttnn.BufferType.L1,
+                                ttnn.ShardSpec(cores, [64, 32], ttnn.ShardOrientation.ROW_MAJOR))
+    values = np.random.default_rng(7).standard_normal((64, 128)).astype(np.float32)
+    src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,
+                          memory_config=sharded)
+    dst = ttnn.allocate_tensor_on_device(ttnn.Shape([64, 128]), ttnn.bfloat16, ttnn.TILE_LAYOUT, device)
+    args = ttnn.RuntimeArgs()
+    args[0][0] = [src.buffer_address(), dst.buffer_address(), 8, 0]
+    compile_args = ttnn.TensorAccessorArgs(src).get_compile_time_args() + \
+        ttnn.TensorAccessorArgs(dst).get_compile_time_args()
+    kernel = ttnn.KernelDescriptor(kernel_source=str(L1_KERNELS / "copy_pages.cpp"), core_ranges=one_core(),
+                                   compile_time_args=compile_args, runtime_args=args,
+                                   config=ttnn.ReaderConfigDescriptor())
+    ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=[kernel], cbs=[tile_cb(one_core())]))
+    np.testing.assert_array_equal(dst.to_numpy(), bf16(values))
+    np.testing.assert_array_equal(src.to_numpy(), bf16(values))
 
 
 # Each shard core publishes its shard (the CB the shard backs) and writes its pages to DRAM.

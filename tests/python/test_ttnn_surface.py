@@ -151,9 +151,12 @@ def test_what_is_not_modelled_is_refused_by_name(device):
     with pytest.raises(NotImplementedError, match="padding a TILE_LAYOUT tensor"):
         ttnn.from_torch(np.zeros((30, 32), np.float32), layout=ttnn.TILE_LAYOUT)
     grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(1, 0))])
-    width = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.WIDTH_SHARDED, ttnn.BufferType.L1, ttnn.ShardSpec(grid, [32, 32]))
-    with pytest.raises(NotImplementedError, match="WIDTH_SHARDED"):
-        ttnn.allocate_tensor_on_device(ttnn.Shape([32, 64]), ttnn.bfloat16, ttnn.TILE_LAYOUT, device, width)
+    block = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.BLOCK_SHARDED, ttnn.BufferType.L1, ttnn.ShardSpec(grid, [32, 32]))
+    with pytest.raises(NotImplementedError, match="BLOCK_SHARDED"):
+        ttnn.allocate_tensor_on_device(ttnn.Shape([32, 64]), ttnn.bfloat16, ttnn.TILE_LAYOUT, device, block)
+    width = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.WIDTH_SHARDED, ttnn.BufferType.L1, ttnn.ShardSpec(grid, [32, 48]))
+    with pytest.raises(NotImplementedError, match="does not divide the width"):
+        ttnn.allocate_tensor_on_device(ttnn.Shape([32, 64]), ttnn.bfloat16, ttnn.ROW_MAJOR_LAYOUT, device, width)
     height = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
                                ttnn.ShardSpec(grid, [32, 32]))
     sharded = ttnn.allocate_tensor_on_device(ttnn.Shape([64, 32]), ttnn.bfloat16, ttnn.TILE_LAYOUT, device, height)

@@ -716,6 +716,51 @@ TEST_F(Descriptor, BadShardsAreRefused) {
                  "only an l1_sharded tensor has shard_size");
 }
 
+TEST_F(Descriptor, ShardedTensorsTakeAPageGrid) {
+  Json json = valid_descriptor();
+  json["tensors"][2]["tensor_pages"] = {1, 8};  // x: 8 tiles in a row, shards of 2
+  json["tensors"][2]["shard_pages"] = {1, 2};
+  const ProgramDescriptor d = read(json);
+  EXPECT_EQ(d.tensors[2].tensor_pages, (std::vector<uint32_t>{1, 8}));
+  EXPECT_EQ(d.tensors[2].shard_pages, (std::vector<uint32_t>{1, 2}));
+  auto with = [](Json tensor_pages, Json shard_pages) {
+    return [=](Json& j) {
+      j["tensors"][2]["tensor_pages"] = tensor_pages;
+      j["tensors"][2]["shard_pages"] = shard_pages;
+    };
+  };
+  expect_refused([](Json& j) { j["tensors"][2]["tensor_pages"] = {1, 8}; }, "tensors[2]",
+                 "tensor_pages and shard_pages come together");
+  expect_refused(with({1, 8}, {2}), "tensors[2].shard_pages", "has rank 1, tensor_pages rank 2");
+  expect_refused(with({1, 8}, {1, 3}), "tensors[2].shard_pages",
+                 "does not cut the tensor's 8 pages in dimension 1 into whole shards");
+  expect_refused(with({2, 8}, {1, 2}), "tensors[2].tensor_pages", "16 pages of 2048 B are not the tensor's 16384 B");
+  expect_refused(with({1, 8}, {1, 1}), "tensors[2].shard_pages", "1 pages of 2048 B are not the shard_size 4096");
+  expect_refused(with({1, 8}, {1, 0}), "tensors[2].shard_pages[1]", "an extent in pages is positive");
+  expect_refused([](Json& j) { j["tensors"][0]["tensor_pages"] = {8}; }, "tensors[0].tensor_pages",
+                 "only an l1_sharded tensor has tensor_pages");
+}
+
+TEST(ShardOrder, PagesGoToTheirShardsAndBack) {
+  // two rows of four bytes, pages of two bytes, sharded by width: shard 0 holds each row's first page
+  TensorDescriptor t;
+  t.memory = TensorMemory::l1_sharded;
+  t.layout = TensorLayout::row_major;
+  t.data_format = DataFormat::uint8;
+  t.shape = {2, 4};
+  t.page_size = 2;
+  t.shard_size = 4;
+  std::vector<std::byte> bytes;
+  for (int i = 0; i < 8; ++i) bytes.push_back(std::byte(i));
+  EXPECT_EQ(bytes_in_shard_order(t, bytes), bytes);  // no page grid: as they are
+  t.tensor_pages = {2, 2};
+  t.shard_pages = {2, 1};
+  std::vector<std::byte> shards;
+  for (int i : {0, 1, 4, 5, 2, 3, 6, 7}) shards.push_back(std::byte(i));
+  EXPECT_EQ(bytes_in_shard_order(t, bytes), shards);
+  EXPECT_EQ(bytes_in_page_order(t, shards), bytes);
+}
+
 TEST_F(Descriptor, UnknownMemoryAndLayoutAreRefused) {
   expect_refused([](Json& j) { j["tensors"][0]["memory"] = "dram_sharded"; }, "tensors[0].memory",
                  "expected one of \"dram_interleaved\", \"l1_interleaved\", \"l1_sharded\", got \"dram_sharded\"");

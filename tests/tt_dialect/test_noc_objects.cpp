@@ -260,6 +260,13 @@ TEST(TensorAccessorArgsEncoding, ShardedCarryShapesAndBankCoordinates) {
   const uint32_t bank0 = 4 << 8 | 5, bank1 = 5 << 8 | 5, bank2 = 6 << 8 | 5;
   EXPECT_EQ(tt::dialect::tensor_accessor_args(t),
             (std::vector<uint32_t>{1, 2048, 1, 3, 3, 1, bank0 | bank1 << 16, bank2}));
+  // by its page grid: one row of three tiles, a tile per shard
+  t.tensor_pages = {1, 3};
+  t.shard_pages = {1, 1};
+  EXPECT_EQ(tt::dialect::tensor_accessor_args(t),
+            (std::vector<uint32_t>{1, 2048, 2, 3, 1, 3, 1, 1, bank0 | bank1 << 16, bank2}));
+  t.tensor_pages.clear();
+  t.shard_pages.clear();
   t.page_size = 1000;
   t.shard_size = 3000;
   try {

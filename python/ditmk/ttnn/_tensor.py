@@ -114,6 +114,7 @@ class _Placement:
         self.page_size = _page_size(dtype, layout, shape)
         self.cores = None
         self.shard_size = None
+        self.page_grid = None  # sharded by width: (the tensor's extents in pages, a shard's)
         mc = memory_config
         if mc.buffer_type == BufferType.DRAM:
             if mc.is_sharded():
@@ -138,9 +139,11 @@ class _Placement:
         spec = mc.shard_spec
         if spec is None:
             raise ValueError("a sharded memory config needs a shard_spec (ttnn.MemoryConfig(layout, L1, ShardSpec(...)))")
+        if mc.memory_layout == TensorMemoryLayout.WIDTH_SHARDED:
+            return self._shard_width(dtype, layout, shape, spec)
         if mc.memory_layout != TensorMemoryLayout.HEIGHT_SHARDED:
             raise not_modelled(f"{mc.memory_layout.name} tensors",
-                               "the emulated chip's shards are whole rows of pages (HEIGHT_SHARDED)")
+                               "the emulated chip shards by height or by width (HEIGHT_SHARDED, WIDTH_SHARDED)")
         if spec.orientation != ShardOrientation.ROW_MAJOR:
             raise not_modelled("ShardOrientation.COL_MAJOR", "shards go to the grid's cores in row-major order")
         height, width = spec.shape
@@ -156,6 +159,34 @@ class _Placement:
         if layout == Layout.TILE:
             self.shard_size = (height // 32) * (width // 32) * TILE_BYTES[dtype]
         else:
+            self.shard_size = height * width * ELEMENT_BYTES[dtype]
+        self.cores = spec.grid
+
+    def _shard_width(self, dtype, layout, shape, spec):
+        """WIDTH_SHARDED: every row in each shard, shard k (columns [k * width, (k + 1) * width)) on
+        the k-th core in row-major order; a row-major tensor's page is a shard's width of a row, a
+        tile tensor's a tile. Page p of the tensor is (row, column of pages), row-major."""
+        if spec.orientation != ShardOrientation.ROW_MAJOR:
+            raise not_modelled("ShardOrientation.COL_MAJOR", "shards go to the grid's cores in row-major order")
+        height, width = spec.shape
+        rows = int(np.prod(shape[:-1]))
+        if height != rows:
+            raise ValueError(f"WIDTH_SHARDED: shard height {height} is not the tensor's {rows} rows")
+        if shape[-1] % width:
+            raise not_modelled(f"a WIDTH_SHARDED shard width {width} that does not divide the width {shape[-1]}",
+                               "the emulated chip's shards are whole")
+        shards = shape[-1] // width
+        if shards > spec.grid.num_cores():
+            raise ValueError(f"WIDTH_SHARDED: {shards} shards of width {width} need {shards} cores, "
+                             f"the grid has {spec.grid.num_cores()}")
+        if layout == Layout.TILE:
+            if height % 32 or width % 32:
+                raise ValueError(f"WIDTH_SHARDED: shard shape {[height, width]} is not whole tiles")
+            self.page_grid = ([rows // 32, shape[-1] // 32], [rows // 32, width // 32])
+            self.shard_size = (height // 32) * (width // 32) * TILE_BYTES[dtype]
+        else:
+            self.page_size = width * ELEMENT_BYTES[dtype]
+            self.page_grid = ([rows, shards], [rows, 1])
             self.shard_size = height * width * ELEMENT_BYTES[dtype]
         self.cores = spec.grid
 
@@ -278,6 +309,8 @@ class Tensor:
         if p.memory == "l1_sharded":
             entry["cores"] = [{"start": [r.start.x, r.start.y], "end": [r.end.x, r.end.y]} for r in p.cores.ranges()]
             entry["shard_size"] = p.shard_size
+            if p.page_grid is not None:
+                entry["tensor_pages"], entry["shard_pages"] = p.page_grid
         return entry
 
 

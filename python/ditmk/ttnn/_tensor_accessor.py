@@ -8,13 +8,17 @@ from ._errors import not_modelled
 def compile_time_args_of(tensor):
     """The words TensorAccessorArgs(tensor) appends: interleaved [args_config, aligned page]; a
     height-sharded tensor as the descriptor lays it out (a run of pages cut into shards, shard k on
-    the k-th of its cores in row-major order: rank 1, one bank per core)."""
+    the k-th of its cores in row-major order: rank 1, one bank per core); a width-sharded one by its
+    grid of pages (rank 2: rows of pages, and a shard's)."""
     p = tensor._on_device("TensorAccessorArgs")
     if p.memory != "l1_sharded":
         return _accessor.compile_time_args(p.memory == "dram_interleaved", p.page_size)
-    pages = -(-tensor._nbytes() // p.page_size)
     cores = sorted(p.cores.cores(), key=lambda c: (c.y, c.x))
-    shard = {"tensor_shape": [pages], "shard_shape": [p.shard_size // p.page_size], "cores": [(c.x, c.y) for c in cores]}
+    if p.page_grid is not None:
+        tensor_shape, shard_shape = p.page_grid
+    else:
+        tensor_shape, shard_shape = [-(-tensor._nbytes() // p.page_size)], [p.shard_size // p.page_size]
+    shard = {"tensor_shape": tensor_shape, "shard_shape": shard_shape, "cores": [(c.x, c.y) for c in cores]}
     return _accessor.compile_time_args(False, p.page_size, shard)
 
 

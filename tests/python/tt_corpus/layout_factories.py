@@ -134,3 +134,26 @@ def split_blocks_for_tilize_wh(cores, nblocks, width_tiles, height_tiles):
         split["order"].append(core)
     assert len(split["order"]) == split["ncores"]
     return split
+
+
+def grid_to_cores(num_cores, grid_x, grid_y, row_wise=False):
+    """tt-metal's grid_to_cores: the first num_cores cores of a grid_x x grid_y grid, column by column
+    (core i is (i // grid_y, i % grid_y)) unless row_wise."""
+    if row_wise:
+        return [ttnn.CoreCoord(i % grid_x, i // grid_x) for i in range(num_cores)]
+    return [ttnn.CoreCoord(i // grid_y, i % grid_y) for i in range(num_cores)]
+
+
+def split_work_to_cores_aligned(grid_size, units, alignment):
+    """The embedding factories' split_work_to_cores_aligned -> (cores needed, all cores, units per core,
+    units on the last core): every core a multiple of `alignment` units (one multiple while they fit
+    the grid, else the smallest multiple that spreads them over it), the last core the rest; the
+    cores are the grid's first ones column by column."""
+    total = grid_size.x * grid_size.y
+    per_core = alignment
+    needed = ceil_div(units, per_core)
+    if needed > total:
+        per_core = ceil_div(ceil_div(units, total), alignment) * alignment
+        needed = ceil_div(units, per_core)
+    last = units - (needed - 1) * per_core
+    return needed, ttnn.num_cores_to_corerangeset(needed, grid_size, False), per_core, last

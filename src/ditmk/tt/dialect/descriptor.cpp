@@ -119,9 +119,46 @@ void read_address(const Field& f, TensorDescriptor& t) {
   t.address = address;
 }
 
+std::vector<uint32_t> read_pages(const Field& f) {
+  std::vector<uint32_t> extents;
+  for (const Field& item : f.items()) {
+    extents.push_back(item.u32());
+    if (extents.back() == 0) item.refuse("an extent in pages is positive");
+  }
+  if (extents.empty()) f.refuse("an extent in pages has at least one dimension");
+  return extents;
+}
+
+// The optional page grid of a sharded tensor: the tensor's pages whole, shards of whole pages,
+// shard_size one shard's pages, a core for every shard.
+void read_page_grid(const Field& f, TensorDescriptor& t) {
+  const auto tensor = f.find("tensor_pages"), shard = f.find("shard_pages");
+  if (!tensor && !shard) return;
+  if (!tensor || !shard) f.refuse("tensor_pages and shard_pages come together");
+  t.tensor_pages = read_pages(*tensor);
+  t.shard_pages = read_pages(*shard);
+  if (t.tensor_pages.size() != t.shard_pages.size())
+    shard->refuse("has rank {}, tensor_pages rank {}", t.shard_pages.size(), t.tensor_pages.size());
+  uint64_t pages = 1, shard_pages = 1, shards = 1;
+  for (size_t d = 0; d < t.tensor_pages.size(); ++d) {
+    pages *= t.tensor_pages[d];
+    shard_pages *= t.shard_pages[d];
+    shards *= (t.tensor_pages[d] + t.shard_pages[d] - 1) / t.shard_pages[d];
+  }
+  for (size_t d = 0; d < t.tensor_pages.size(); ++d)
+    if (t.tensor_pages[d] % t.shard_pages[d] != 0)
+      shard->refuse("does not cut the tensor's {} pages in dimension {} into whole shards", t.tensor_pages[d], d);
+  if (pages * t.page_size != t.bytes())
+    tensor->refuse("{} pages of {} B are not the tensor's {} B", pages, t.page_size, t.bytes());
+  if (shard_pages * t.page_size != t.shard_size)
+    shard->refuse("{} pages of {} B are not the shard_size {}", shard_pages, t.page_size, t.shard_size);
+  if (shards > cores_of(t.cores).size())
+    shard->refuse("cut the tensor into {} shards, more than its {} cores", shards, cores_of(t.cores).size());
+}
+
 void read_shards(const Field& f, TensorDescriptor& t) {
   if (t.memory != TensorMemory::l1_sharded) {
-    for (const char* key : {"cores", "shard_size"})
+    for (const char* key : {"cores", "shard_size", "tensor_pages", "shard_pages"})
       if (const auto field = f.find(key)) field->refuse("only an l1_sharded tensor has {}", key);
     return;
   }
@@ -135,11 +172,12 @@ void read_shards(const Field& f, TensorDescriptor& t) {
   if (cores * t.shard_size < t.bytes())
     size.refuse("{} cores x {} B hold {} B, less than the tensor's {} B", cores, t.shard_size, cores * t.shard_size,
                 t.bytes());
+  read_page_grid(f, t);
 }
 
 TensorDescriptor read_tensor(const Field& f) {
-  f.object({"name", "memory", "layout", "data_format", "shape", "page_size", "cores", "shard_size", "input",
-            "output", "address"});
+  f.object({"name", "memory", "layout", "data_format", "shape", "page_size", "cores", "shard_size", "tensor_pages",
+            "shard_pages", "input", "output", "address"});
   TensorDescriptor t;
   t.name = f.at("name").name();
   t.memory = f.at("memory").choice<TensorMemory>({{"dram_interleaved", TensorMemory::dram_interleaved},
@@ -654,6 +692,45 @@ uint32_t l1_page_stride(uint32_t page_size) {
 uint64_t l1_bank_bytes(uint64_t bytes, uint32_t page_size) {
   const uint64_t pages = bytes / page_size;
   return (pages + emu::kNumL1Banks - 1) / emu::kNumL1Banks * l1_page_stride(page_size);
+}
+
+namespace {
+
+// Where page p of a tensor with a page grid lies in its shard order: (shard * shard pages + the
+// page's place in its shard).
+uint64_t shard_order_page(const TensorDescriptor& t, uint64_t p) {
+  uint64_t shard = 0, in_shard = 0, grid_stride = 1, shard_stride = 1, shard_volume = 1;
+  for (const uint32_t extent : t.shard_pages) shard_volume *= extent;
+  for (size_t d = t.tensor_pages.size(); d-- > 0;) {
+    const uint64_t coord = p % t.tensor_pages[d];
+    p /= t.tensor_pages[d];
+    shard += coord / t.shard_pages[d] * grid_stride;
+    in_shard += coord % t.shard_pages[d] * shard_stride;
+    grid_stride *= t.tensor_pages[d] / t.shard_pages[d];
+    shard_stride *= t.shard_pages[d];
+  }
+  return shard * shard_volume + in_shard;
+}
+
+std::vector<std::byte> reorder_pages(const TensorDescriptor& t, const std::vector<std::byte>& from, bool to_shards) {
+  if (t.tensor_pages.empty()) return from;
+  std::vector<std::byte> to(from.size());
+  for (uint64_t p = 0, pages = from.size() / t.page_size; p < pages; ++p) {
+    const uint64_t q = shard_order_page(t, p);
+    const uint64_t src = (to_shards ? p : q) * t.page_size, dst = (to_shards ? q : p) * t.page_size;
+    std::copy_n(from.begin() + std::ptrdiff_t(src), t.page_size, to.begin() + std::ptrdiff_t(dst));
+  }
+  return to;
+}
+
+}  // namespace
+
+std::vector<std::byte> bytes_in_shard_order(const TensorDescriptor& t, const std::vector<std::byte>& bytes) {
+  return reorder_pages(t, bytes, true);
+}
+
+std::vector<std::byte> bytes_in_page_order(const TensorDescriptor& t, const std::vector<std::byte>& shards) {
+  return reorder_pages(t, shards, false);
 }
 
 const TensorDescriptor* ProgramDescriptor::tensor(std::string_view name) const {

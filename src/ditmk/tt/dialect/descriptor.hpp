@@ -4,6 +4,7 @@
 // Reading validates every field against the emulated chip; an error is one ditmk::Error line naming
 // the descriptor file and the field ("program.json: kernels[1].core_ranges[0].end: core (11,0) is off
 // the 11x10 grid").
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -142,6 +143,13 @@ struct TensorDescriptor {
   uint32_t page_size = 0;       // interleaved: bytes per page
   CoreRangeSet cores;           // sharded: the cores holding the shards
   uint32_t shard_size = 0;      // sharded: bytes per core
+  // Sharded, optional: the tensor's and a shard's extents in pages, one rank (tt-metal's
+  // DistributionSpec in pages; a width-sharded row-major tensor is {rows, pages per row} in shards
+  // of {rows, 1}). Shards go row-major over the tensor's grid of shards, shard k on the k-th core,
+  // each shard's pages row-major, the tensor's bytes its pages in row-major order. Absent: rank 1,
+  // the run of pages cut into shards of shard_size bytes.
+  std::vector<uint32_t> tensor_pages;
+  std::vector<uint32_t> shard_pages;
   // The .npy read before the launch / written after it, or empty; as written in the descriptor (a
   // path ending in ".npy"): the runner resolves a relative one against --data DIR (default: the
   // descriptor's folder), so one descriptor runs on several data folders.
@@ -160,6 +168,12 @@ struct TensorDescriptor {
 constexpr uint32_t kL1PageAlignment = 16;
 uint32_t l1_page_stride(uint32_t page_size);
 uint64_t l1_bank_bytes(uint64_t bytes, uint32_t page_size);
+
+// A sharded tensor with a page grid: its bytes (pages in row-major order over tensor_pages) in shard
+// order (shard after shard, each shard's pages row-major), as its cores hold them; and back. Without
+// a page grid both return the bytes as they are.
+std::vector<std::byte> bytes_in_shard_order(const TensorDescriptor& t, const std::vector<std::byte>& bytes);
+std::vector<std::byte> bytes_in_page_order(const TensorDescriptor& t, const std::vector<std::byte>& shards);
 
 struct ProgramDescriptor {
   std::filesystem::path file;  // where it was read from (errors name it)

@@ -139,6 +139,10 @@ Json tensor_json(const TensorDescriptor& t) {
   if (t.memory == TensorMemory::l1_sharded) {
     out["cores"] = ranges_json(t.cores);
     out["shard_size"] = t.shard_size;
+    if (!t.tensor_pages.empty()) {
+      out["tensor_pages"] = t.tensor_pages;
+      out["shard_pages"] = t.shard_pages;
+    }
   }
   if (!t.input.empty()) out["input"] = t.input;
   if (!t.output.empty()) out["output"] = t.output;

@@ -129,12 +129,15 @@ std::vector<uint32_t> tensor_accessor_args(const TensorDescriptor& t) {
           "shards hold pages back to back; tt-metal strides them by the aligned page), not {}",
           t.name, kL1PageAlignment, t.page_size);
   const std::vector<emu::CoreCoord> cores = cores_of(t.cores);
-  std::vector<uint32_t> words = {kAccessorSharded,
-                                 t.page_size,
-                                 1,
-                                 uint32_t(cores.size()),
-                                 uint32_t((t.bytes() + t.page_size - 1) / t.page_size),
-                                 t.shard_size / t.page_size};
+  std::vector<uint32_t> words = {kAccessorSharded, t.page_size};
+  if (t.tensor_pages.empty()) {
+    words.insert(words.end(), {1, uint32_t(cores.size()), uint32_t((t.bytes() + t.page_size - 1) / t.page_size),
+                               t.shard_size / t.page_size});
+  } else {  // the page grid: rank, banks, the tensor's extents, a shard's
+    words.insert(words.end(), {uint32_t(t.tensor_pages.size()), uint32_t(cores.size())});
+    words.insert(words.end(), t.tensor_pages.begin(), t.tensor_pages.end());
+    words.insert(words.end(), t.shard_pages.begin(), t.shard_pages.end());
+  }
   for (std::size_t bank = 0; bank < cores.size(); bank += 2) {
     auto packed = [&](std::size_t i) { return i < cores.size() ? (cores[i].x << 8 | cores[i].y) : 0u; };
     words.push_back(packed(bank) | packed(bank + 1) << 16);

@@ -67,8 +67,13 @@ Placed place_tensors(HostDevice& device, const ProgramDescriptor& program, const
   return placed;
 }
 
-void write_tensor(HostDevice& device, const Placed& placed, const TensorDescriptor& t, std::span<const std::byte> bytes) {
-  if (t.memory == TensorMemory::dram_interleaved) return EnqueueWriteBuffer(device, *placed.buffers.at(t.name), bytes);
+void write_tensor(HostDevice& device, const Placed& placed, const TensorDescriptor& t,
+                  std::span<const std::byte> given) {
+  if (t.memory == TensorMemory::dram_interleaved) return EnqueueWriteBuffer(device, *placed.buffers.at(t.name), given);
+  // a tensor with a page grid goes to its cores shard by shard
+  const std::vector<std::byte> ordered =
+      t.tensor_pages.empty() ? std::vector<std::byte>{} : bytes_in_shard_order(t, {given.begin(), given.end()});
+  const std::span<const std::byte> bytes = t.tensor_pages.empty() ? given : std::span<const std::byte>(ordered);
   if (placed.l1_buffers.count(t.name)) return EnqueueWriteBuffer(device, *placed.l1_buffers.at(t.name), bytes);
   const std::vector<emu::CoreCoord> cores = cores_of(t.cores);
   for (std::size_t i = 0; i < cores.size(); ++i) {
@@ -88,14 +93,14 @@ std::optional<std::vector<std::byte>> read_tensor(HostDevice& device, const Plac
   try {
     if (placed.l1_buffers.count(t.name)) {
       EnqueueReadBuffer(device, *placed.l1_buffers.at(t.name), bytes);
-      return bytes;
+      return bytes_in_page_order(t, bytes);
     }
     for (emu::CoreCoord core : cores_of(t.cores)) {
       const std::vector<std::byte> shard = device.read_shard(core, placed.shard_cb.at(t.name));
       bytes.insert(bytes.end(), shard.begin(), shard.end());
     }
     bytes.resize(std::min<std::size_t>(bytes.size(), t.bytes()));
-    return bytes;
+    return bytes_in_page_order(t, bytes);
   } catch (const Error&) {
     return std::nullopt;
   }
