@@ -79,3 +79,18 @@ def metal2(source, cores, config, *, cta=(), rta_names=(), rt=None, dfbs=None, t
     return experimental.bind(k, experimental.Metal2Bindings(named_runtime_args=rta_names, dataflow_buffers=dfbs,
                                                             tensors=tensors, tensor_sequences=tensor_sequences,
                                                             scratchpads=scratchpads))  # fmt: skip
+
+
+def grid_to_cores(num_cores, grid_x, grid_y, row_wise=False):
+    """tt-metal's grid_to_cores: the first num_cores cores of a grid_x x grid_y grid, column by column
+    (x = i / grid_y) unless row_wise (x = i % grid_x)."""
+    if row_wise:
+        return [ttnn.CoreCoord(i % grid_x, i // grid_x) for i in range(num_cores)]
+    return [ttnn.CoreCoord(i // grid_y, i % grid_y) for i in range(num_cores)]
+
+
+def device_grid(device):
+    """The whole compute grid as one CoreRangeSet (a factory's all_device_cores) and its size."""
+    grid = device.compute_with_storage_grid_size()
+    full = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(grid.x - 1, grid.y - 1))])
+    return full, grid
