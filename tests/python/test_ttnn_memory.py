@@ -127,7 +127,8 @@ def test_a_short_last_shard_reads_back_its_pages_only(device):
     args = ttnn.RuntimeArgs()
     for k, core in enumerate(cores.cores()):
         args[core.x][core.y] = [src.buffer_address(), 2 * k, min(2, 5 - 2 * k)]
-    kernel = ttnn.KernelDescriptor(kernel_source=DRAM_TO_SHARD, source_type=ttnn.KernelDescriptor.SourceType.SOURCE_CODE,
-                                   core_ranges=cores, runtime_args=args, config=ttnn.ReaderConfigDescriptor())
+    kernel = ttnn.KernelDescriptor(kernel_source=DRAM_TO_SHARD, core_ranges=cores, runtime_args=args,
+                                   source_type=ttnn.KernelDescriptor.SourceType.SOURCE_CODE,
+                                   config=ttnn.ReaderConfigDescriptor())
     ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=[kernel], cbs=[cb]))
     np.testing.assert_array_equal(dst.to_numpy(), bf16(values))

@@ -97,7 +97,9 @@ TEST(Dram, ReadCbReadsTheWrittenFrontOfACb) {
     if (current_processor() != Processor::ncrisc) return;
     const InterleavedAddrGen pages{base, 2048};
     cb_reserve_back(0, 2);
-    for (uint32_t page = 0; page < 2; ++page) noc_async_read(pages.get_noc_addr(page), get_write_ptr(0) + page * 2048, 2048);
+    for (uint32_t page = 0; page < 2; ++page) {
+      noc_async_read(pages.get_noc_addr(page), get_write_ptr(0) + page * 2048, 2048);
+    }
     noc_async_read_barrier();
     cb_push_back(0, 2);
   });

@@ -71,9 +71,10 @@ def shape4(t):
     return [1] * (4 - len(s)) + s
 
 
-def bcast_dfbs(a, b, out, cores, in0_entries=2, out_entries=2):
-    return [dfb(IN0, a.dtype, TILE_BYTES[a.dtype], in0_entries, cores), dfb(IN1, b.dtype, TILE_BYTES[b.dtype], 2, cores),
-            dfb(OUT, out.dtype, TILE_BYTES[out.dtype], out_entries, cores)]  # fmt: skip
+def bcast_dfbs(a, b, out, cores):
+    """in0, in1, out: two tiles each in the tensors' formats."""
+    return [dfb(IN0, a.dtype, TILE_BYTES[a.dtype], 2, cores), dfb(IN1, b.dtype, TILE_BYTES[b.dtype], 2, cores),
+            dfb(OUT, out.dtype, TILE_BYTES[out.dtype], 2, cores)]
 
 
 def bcast_hw_program(a, b, out, op):
@@ -139,8 +140,8 @@ def bcast_hw_cols_program(a, b, out, op, dim):
         core_ht, core_wt = (n, Wt) if dim == "H" else (Ht, n)
         tiles = NC * core_ht * core_wt
         skip = Wt - core_wt
-        reader_rt[core.x][core.y] = [tiles, tiles, NC, core_ht, core_wt, bnc1, done, Ht * Wt] + ([skip] if dim == "W"
-                                                                                                  else [])
+        reader_args = [tiles, tiles, NC, core_ht, core_wt, bnc1, done, Ht * Wt]
+        reader_rt[core.x][core.y] = reader_args + [skip] if dim == "W" else reader_args
         compute_rt[core.x][core.y] = [NC, core_ht, core_wt]
         writer_rt[core.x][core.y] = [core_ht, core_wt, done, skip, NC, Ht * Wt]
         done += core_ht * core_wt if dim == "H" else core_wt
@@ -161,7 +162,8 @@ def bcast_hw_cols_program(a, b, out, op, dim):
 
 
 def tile_tensor(device, x, dtype=ttnn.bfloat16):
-    return ttnn.from_torch(x, dtype=dtype, layout=ttnn.TILE_LAYOUT, device=device, memory_config=ttnn.DRAM_MEMORY_CONFIG)
+    return ttnn.from_torch(x, dtype=dtype, layout=ttnn.TILE_LAYOUT, device=device,
+                           memory_config=ttnn.DRAM_MEMORY_CONFIG)
 
 
 def empty(device, shape, dtype=ttnn.bfloat16):
@@ -277,10 +279,11 @@ def rotate_half_program(src, dst):
                ("BCAST_DIM", "BroadcastType::SCALAR"), ("BCAST_SCALAR", "1"),
                ("CHAIN_BCAST_OP", "compute_kernel_lib::BinaryFpuOp::Mul"),
                ("CHAIN_BCAST_DIM", "compute_kernel_lib::BroadcastDim::Scalar")]  # fmt: skip
+    reader_ct = [2, 0, 1, minus_one] + ttnn.TensorAccessorArgs(src).get_compile_time_args()
     kernels = [
         ttnn.KernelDescriptor(kernel_source=ROTATE_HALF + "reader_rotate_half_interleaved_start_id.cpp",
                               core_ranges=core, runtime_args=reader_rt, config=ttnn.ReaderConfigDescriptor(),
-                              compile_time_args=[2, 0, 1, minus_one] + ttnn.TensorAccessorArgs(src).get_compile_time_args()),
+                              compile_time_args=reader_ct),
         ttnn.KernelDescriptor(kernel_source=ROTATE_HALF + "writer_rotate_half_interleaved_start_id.cpp",
                               core_ranges=core, runtime_args=writer_rt, config=ttnn.WriterConfigDescriptor(),
                               compile_time_args=[2, 16] + ttnn.TensorAccessorArgs(dst).get_compile_time_args()),
@@ -329,10 +332,12 @@ def typecast_program(src, dst):
     config = ttnn.ComputeConfigDescriptor(math_fidelity=ttnn.MathFidelity.HiFi4, fp32_dest_acc_en=fp32_dest,
                                           unpack_to_dest_mode=unpack, math_approx_mode=False)  # fmt: skip
     kernels = [
-        metal2(UNARY_DATAFLOW + "reader_unary_interleaved_start_id_metal2.cpp", all_cores, ttnn.ReaderConfigDescriptor(),
-               rta_names=["num_pages", "start_id"], rt=reader_rt, dfbs={"in": IN0}, tensors=[("src", src)]),
-        metal2(UNARY_DATAFLOW + "writer_unary_interleaved_start_id_metal2.cpp", all_cores, ttnn.WriterConfigDescriptor(),
-               rta_names=["num_pages", "start_id"], rt=writer_rt, dfbs={"out": 2}, tensors=[("dst", dst)]),
+        metal2(UNARY_DATAFLOW + "reader_unary_interleaved_start_id_metal2.cpp", all_cores,
+               ttnn.ReaderConfigDescriptor(), rta_names=["num_pages", "start_id"], rt=reader_rt, dfbs={"in": IN0},
+               tensors=[("src", src)]),
+        metal2(UNARY_DATAFLOW + "writer_unary_interleaved_start_id_metal2.cpp", all_cores,
+               ttnn.WriterConfigDescriptor(), rta_names=["num_pages", "start_id"], rt=writer_rt, dfbs={"out": 2},
+               tensors=[("dst", dst)]),
     ]  # fmt: skip
     for group, per_core in ((group_1, per_core_1), (group_2, per_core_2)):
         if not group.empty():
@@ -340,7 +345,8 @@ def typecast_program(src, dst):
                                   cta=[("per_core_block_cnt", per_core), ("per_core_block_dim", 1),
                                        ("in_data_format", DATA_FORMAT[in_dtype]),
                                        ("out_data_format", DATA_FORMAT[out_dtype])]))  # fmt: skip
-    cbs = [dfb(IN0, in_dtype, TILE_BYTES[in_dtype], 2, all_cores), dfb(2, out_dtype, TILE_BYTES[out_dtype], 2, all_cores)]
+    cbs = [dfb(IN0, in_dtype, TILE_BYTES[in_dtype], 2, all_cores),
+           dfb(2, out_dtype, TILE_BYTES[out_dtype], 2, all_cores)]
     return ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs)
 
 
@@ -368,8 +374,8 @@ def test_typecast_fp32_to_bf16(device):
 
 
 @pytest.mark.xfail(strict=True, raises=ttnn.KernelFault,
-                   reason="typecast_tile<5, 24> (bf16 to uint32): integer values in DST are not modelled (the emulator's "
-                          "DST holds fp32 values)")
+                   reason="typecast_tile<5, 24> (bf16 to uint32): integer values in DST are not modelled "
+                          "(the emulator's DST holds fp32 values)")
 def test_typecast_bf16_to_uint32(device):
     x = torch.arange(TYPECAST_SHAPE[0] * TYPECAST_SHAPE[1] * TYPECAST_SHAPE[2] * TYPECAST_SHAPE[3])
     x = (x % 200).reshape(TYPECAST_SHAPE).to(torch.bfloat16)

@@ -65,10 +65,11 @@ def interleaved_to_sharded_convert_program(src, dst):
         idx_w += units_w
         if idx_w >= units_per_row:
             idx_w, idx_h = 0, idx_h + units_per_row * units_h
+    reader_ct = [IN_CB, len(cores)] + ttnn.TensorAccessorArgs(src).get_compile_time_args()
     kernels = [
         ttnn.KernelDescriptor(kernel_source=SHARDED + "dataflow/reader_unary_sharded_blocks_interleaved_start_id.cpp",
                               core_ranges=grid, runtime_args=reader_rt, config=ttnn.ReaderConfigDescriptor(),
-                              compile_time_args=[IN_CB, len(cores)] + ttnn.TensorAccessorArgs(src).get_compile_time_args()),
+                              compile_time_args=reader_ct),
         ttnn.KernelDescriptor(kernel_source=SHARDED + "dataflow/writer_unary_sharded.cpp", core_ranges=grid,
                               compile_time_args=[OUT_CB], runtime_args=writer_rt, config=ttnn.WriterConfigDescriptor()),
         ttnn.KernelDescriptor(kernel_source=SHARDED + "compute/eltwise_copy.cpp", core_ranges=grid,
