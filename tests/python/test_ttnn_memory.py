@@ -114,3 +114,43 @@ def test_a_cb_backed_by_a_sharded_tensor_holds_its_shard(device):
     ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=[kernel], cbs=[cb]))
     np.testing.assert_array_equal(dst.to_numpy(), bf16(values))
     np.testing.assert_array_equal(src.to_numpy(), bf16(values))
+
+
+# Each shard core fills its shard (the CB the shard backs) with its pages of a DRAM tensor.
+DRAM_TO_SHARD = """
+#include "api/dataflow/dataflow_api.h"
+
+void kernel_main() {
+  const uint32_t src_address = get_arg_val<uint32_t>(0);
+  const uint32_t first = get_arg_val<uint32_t>(1);
+  const uint32_t pages = get_arg_val<uint32_t>(2);
+  constexpr uint32_t cb = 0;
+  const uint32_t page = get_tile_size(cb);
+  const InterleavedAddrGenFast<true> src = {
+      .bank_base_address = src_address, .page_size = page, .data_format = get_dataformat(cb)};
+  cb_reserve_back(cb, pages);
+  for (uint32_t i = 0; i < pages; ++i) noc_async_read_tile(first + i, src, get_write_ptr(cb) + i * page);
+  noc_async_read_barrier();
+  cb_push_back(cb, pages);
+}
+"""
+
+
+def test_a_short_last_shard_reads_back_its_pages_only(device):
+    # 5 tile rows in shards of 2: the third core's shard holds one page, the rest of its CB is never
+    # written (on the chip those bytes are past the tensor's end), and the tensor still reads back
+    cores = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(2, 0))])
+    sharded = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
+                                ttnn.ShardSpec(cores, [64, 32]))
+    values = np.random.default_rng(9).standard_normal((160, 32)).astype(np.float32)
+    src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device)
+    dst = ttnn.allocate_tensor_on_device(ttnn.Shape([160, 32]), ttnn.bfloat16, ttnn.TILE_LAYOUT, device, sharded)
+    cb = ttnn.cb_descriptor_from_sharded_tensor(0, dst)
+    args = ttnn.RuntimeArgs()
+    for k, core in enumerate(cores.cores()):
+        args[core.x][core.y] = [src.buffer_address(), 2 * k, min(2, 5 - 2 * k)]
+    kernel = ttnn.KernelDescriptor(kernel_source=DRAM_TO_SHARD, core_ranges=cores, runtime_args=args,
+                                   source_type=ttnn.KernelDescriptor.SourceType.SOURCE_CODE,
+                                   config=ttnn.ReaderConfigDescriptor())
+    ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=[kernel], cbs=[cb]))
+    np.testing.assert_array_equal(dst.to_numpy(), bf16(values))

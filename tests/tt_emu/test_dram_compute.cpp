@@ -9,6 +9,7 @@
 #include "ditmk/tt/emu/dram.hpp"
 #include "ditmk/tt/formats.hpp"
 #include "small_program.hpp"
+#include "support/error_of.hpp"
 
 namespace ditmk::tt::emu {
 namespace {
@@ -82,6 +83,33 @@ TEST(Dram, KernelReadsInterleavedPagesAndCountsPerBank) {
   }
   EXPECT_EQ(report.counters.noc[0].transfers, kPages);
   EXPECT_NEAR(report.bound.dram_seconds, 2 * 2048 / (kDramBf16BytesPerSecond / 8), 1e-12);
+}
+
+// A CB filled only in part (a short last shard) reads back up to the bytes its kernel wrote; asking
+// for more, or the whole CB, names the first byte never written.
+TEST(Dram, ReadCbReadsTheWrittenFrontOfACb) {
+  Device device;
+  const DramBuffer& buffer = device.allocate_interleaved("x", TileFormat::bf16, 2 * 2048, 2048);
+  const std::vector<std::byte> data = testing::random_bytes(24, 2 * 2048);
+  device.write_buffer(buffer, data);
+  const uint32_t base = buffer.address;
+  testing::SmallProgram p(1, [base] {
+    if (current_processor() != Processor::ncrisc) return;
+    const InterleavedAddrGen pages{base, 2048};
+    cb_reserve_back(0, 2);
+    for (uint32_t page = 0; page < 2; ++page) {
+      noc_async_read(pages.get_noc_addr(page), get_write_ptr(0) + page * 2048, 2048);
+    }
+    noc_async_read_barrier();
+    cb_push_back(0, 2);
+  });
+  p.cb("cb_in", 0, 4);
+  device.load(p.program);
+  ASSERT_TRUE(device.launch().clean());
+  EXPECT_EQ(device.read_cb({0, 0}, "cb_in", 2 * 2048), data);
+  const std::string more = ditmk::testing::error_of([&] { device.read_cb({0, 0}, "cb_in", 3 * 2048); });
+  EXPECT_NE(more.find("read_cb: byte 4096 of CB 'cb_in' on core"), std::string::npos) << more;
+  EXPECT_THROW(device.read_cb({0, 0}, "cb_in"), Error);
 }
 
 // TRISC computes a few ops on two random tiles and packs them as fp32 (exact) and bfp8_b.

@@ -139,6 +139,11 @@ def split_blocks_for_tilize_wh(cores, nblocks, width_tiles, height_tiles):
 def grid_to_cores(num_cores, grid_x, grid_y, row_wise=False):
     """tt-metal's grid_to_cores: the first num_cores cores of a grid_x x grid_y grid, column by column
     (core i is (i // grid_y, i % grid_y)) unless row_wise."""
+
+
+def grid_to_cores(num_cores, grid_x, grid_y, row_wise=False):
+    """tt-metal's grid_to_cores: the first num_cores cores of a grid_x x grid_y grid, column by column
+    (x = i / grid_y) unless row_wise (x = i % grid_x)."""
     if row_wise:
         return [ttnn.CoreCoord(i % grid_x, i // grid_x) for i in range(num_cores)]
     return [ttnn.CoreCoord(i // grid_y, i % grid_y) for i in range(num_cores)]
@@ -157,3 +162,10 @@ def split_work_to_cores_aligned(grid_size, units, alignment):
         needed = ceil_div(units, per_core)
     last = units - (needed - 1) * per_core
     return needed, ttnn.num_cores_to_corerangeset(needed, grid_size, False), per_core, last
+
+
+def device_grid(device):
+    """The whole compute grid as one CoreRangeSet (a factory's all_device_cores) and its size."""
+    grid = device.compute_with_storage_grid_size()
+    full = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(grid.x - 1, grid.y - 1))])
+    return full, grid

@@ -95,8 +95,13 @@ std::optional<std::vector<std::byte>> read_tensor(HostDevice& device, const Plac
       EnqueueReadBuffer(device, *placed.l1_buffers.at(t.name), bytes);
       return bytes_in_page_order(t, bytes);
     }
+    // only the tensor's bytes of each shard: a last shard shorter than the others leaves the rest of
+    // its CB unwritten, as the pages past the tensor's end are on the chip
     for (emu::CoreCoord core : cores_of(t.cores)) {
-      const std::vector<std::byte> shard = device.read_shard(core, placed.shard_cb.at(t.name));
+      if (bytes.size() >= t.bytes()) break;
+      const auto left = static_cast<uint32_t>(t.bytes() - bytes.size());
+      const std::vector<std::byte> shard =
+          device.read_shard(core, placed.shard_cb.at(t.name), std::min<uint32_t>(left, t.shard_size));
       bytes.insert(bytes.end(), shard.begin(), shard.end());
     }
     bytes.resize(std::min<std::size_t>(bytes.size(), t.bytes()));

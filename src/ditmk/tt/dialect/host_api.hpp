@@ -211,7 +211,8 @@ class HostDevice {
   void load(const Program& program);
   // Fills a tensor-backed CB of one core (an L1 shard) after load.
   void write_shard(emu::CoreCoord core, uint32_t buffer_index, std::span<const std::byte> bytes);
-  std::vector<std::byte> read_shard(emu::CoreCoord core, uint32_t buffer_index) const;
+  // The first `size` bytes of the shard (all of it by default).
+  std::vector<std::byte> read_shard(emu::CoreCoord core, uint32_t buffer_index, uint32_t size = UINT32_MAX) const;
   // Runs the loaded program once; a fault is a ditmk::Error naming kernel, core and processor.
   emu::LaunchReport run();
 

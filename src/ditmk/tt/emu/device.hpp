@@ -59,8 +59,9 @@ class Device {
   // Host upload into a tensor-backed CB of one core, at byte `offset` of the CB.
   void write_cb(CoreCoord core, std::string_view cb_name, std::span<const std::byte> bytes,
                 uint32_t offset = 0);
-  // The bytes of a CB on one core; throws ditmk::Error when any of them was never written.
-  std::vector<std::byte> read_cb(CoreCoord core, std::string_view cb_name) const;
+  // The first `size` bytes of a CB on one core (all of it by default: a smaller size reads the pages
+  // a short last shard holds); throws ditmk::Error when any of them was never written.
+  std::vector<std::byte> read_cb(CoreCoord core, std::string_view cb_name, uint32_t size = UINT32_MAX) const;
 
   // Launches record what they do and the timing model predicts their time on the chip (the
   // report's `timing`); off by default, as it costs memory and a replay.
