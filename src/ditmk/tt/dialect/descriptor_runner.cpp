@@ -78,7 +78,8 @@ void write_tensor(HostDevice& device, const Placed& placed, const TensorDescript
   }
 }
 
-// The tensor's bytes, or none when some of its L1 bytes were never written.
+// The tensor's bytes, or none when some of its L1 bytes were never written (a last shard the tensor
+// does not fill is read only as far as the tensor goes).
 std::optional<std::vector<std::byte>> read_tensor(HostDevice& device, const Placed& placed, const TensorDescriptor& t) {
   std::vector<std::byte> bytes;
   if (t.memory == TensorMemory::dram_interleaved) {
@@ -91,7 +92,9 @@ std::optional<std::vector<std::byte>> read_tensor(HostDevice& device, const Plac
       return bytes;
     }
     for (emu::CoreCoord core : cores_of(t.cores)) {
-      const std::vector<std::byte> shard = device.read_shard(core, placed.shard_cb.at(t.name));
+      if (bytes.size() >= t.bytes()) break;
+      const std::vector<std::byte> shard =
+          device.read_shard(core, placed.shard_cb.at(t.name), t.bytes() - bytes.size());
       bytes.insert(bytes.end(), shard.begin(), shard.end());
     }
     bytes.resize(std::min<std::size_t>(bytes.size(), t.bytes()));

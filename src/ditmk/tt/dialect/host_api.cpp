@@ -269,10 +269,10 @@ void HostDevice::write_shard(emu::CoreCoord core, uint32_t buffer_index, std::sp
   device_.write_cb(core, it->second, bytes);
 }
 
-std::vector<std::byte> HostDevice::read_shard(emu::CoreCoord core, uint32_t buffer_index) const {
+std::vector<std::byte> HostDevice::read_shard(emu::CoreCoord core, uint32_t buffer_index, uint64_t limit) const {
   auto it = cb_names_.find(buffer_index);
   require(it != cb_names_.end(), "read_shard: the program has no CB #{}", buffer_index);
-  return device_.read_cb(core, it->second);
+  return device_.read_cb(core, it->second, limit);
 }
 
 emu::LaunchReport HostDevice::run() {

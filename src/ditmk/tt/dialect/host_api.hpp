@@ -211,7 +211,8 @@ class HostDevice {
   void load(const Program& program);
   // Fills a tensor-backed CB of one core (an L1 shard) after load.
   void write_shard(emu::CoreCoord core, uint32_t buffer_index, std::span<const std::byte> bytes);
-  std::vector<std::byte> read_shard(emu::CoreCoord core, uint32_t buffer_index) const;
+  // The shard's bytes, or its first `limit` bytes (a last shard the tensor does not fill).
+  std::vector<std::byte> read_shard(emu::CoreCoord core, uint32_t buffer_index, uint64_t limit = UINT64_MAX) const;
   // Runs the loaded program once; a fault is a ditmk::Error naming kernel, core and processor.
   emu::LaunchReport run();
 

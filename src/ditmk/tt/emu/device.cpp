@@ -427,16 +427,16 @@ void Device::write_cb(CoreCoord core, std::string_view cb_name, std::span<const 
   memory.written.mark(cb.address + offset, bytes.size());
 }
 
-std::vector<std::byte> Device::read_cb(CoreCoord core, std::string_view cb_name) const {
+std::vector<std::byte> Device::read_cb(CoreCoord core, std::string_view cb_name, uint64_t limit) const {
   require(chip_->program != nullptr, "read_cb: no program loaded");
   const CbConfig& cb = find_cb(*chip_->program, core, cb_name);
   const CoreMemory& memory = chip_->memory[core_index(core)];
-  const uint64_t hole = memory.written.first_unwritten(cb.address, cb.total_bytes);
-  require(hole == uint64_t(cb.address) + cb.total_bytes,
-          "read_cb: byte {} of CB '{}' on core {} was never written", hole - cb.address, cb.name,
-          core_name(core));
+  const uint64_t size = std::min<uint64_t>(cb.total_bytes, limit);
+  const uint64_t hole = memory.written.first_unwritten(cb.address, size);
+  require(hole == uint64_t(cb.address) + size, "read_cb: byte {} of CB '{}' on core {} was never written",
+          hole - cb.address, cb.name, core_name(core));
   const std::byte* begin = memory.l1 + cb.address;
-  return {begin, begin + cb.total_bytes};
+  return {begin, begin + size};
 }
 
 void Device::set_timing(bool on) { chip_->timing = on; }

@@ -60,7 +60,9 @@ class Device {
   void write_cb(CoreCoord core, std::string_view cb_name, std::span<const std::byte> bytes,
                 uint32_t offset = 0);
   // The bytes of a CB on one core; throws ditmk::Error when any of them was never written.
-  std::vector<std::byte> read_cb(CoreCoord core, std::string_view cb_name) const;
+  // The CB's bytes on `core`, or its first `limit` bytes (the part of a tensor's last shard that
+  // holds the tensor); every byte read must have been written.
+  std::vector<std::byte> read_cb(CoreCoord core, std::string_view cb_name, uint64_t limit = UINT64_MAX) const;
 
   // Launches record what they do and the timing model predicts their time on the chip (the
   // report's `timing`); off by default, as it costs memory and a replay.
