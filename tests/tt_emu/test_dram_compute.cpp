@@ -108,6 +108,58 @@ TEST(Dram, KernelReadsInterleavedPagesAndCountsPerBank) {
   EXPECT_NEAR(report.bound.dram_seconds, 2 * 2048 / (kDramBf16BytesPerSecond / 8), 1e-12);
 }
 
+// A packer's tile_regs_wait may come before math's tile_regs_commit in program order (0.81.1's
+// sharded concat compute kernel: acquire, wait, transpose and pack, commit, release): on silicon the
+// packer blocks until the commit. The tile packs as transposed; math into a DST tile after its pack,
+// or a release before the commit, is refused.
+TEST(Compute, PackerWaitingAheadOfTheCommitPacksWhatMathFilled) {
+  const std::vector<float> a = testing::random_values(24, 0, kTileElems);
+  std::vector<float> ordered(kTileElems);
+  tilize_tile(a.data(), kTile, ordered.data());
+  std::vector<std::byte> a_bytes(tile_bytes(TileFormat::fp32));
+  pack_tile(TileFormat::fp32, ordered.data(), a_bytes.data());
+  for (int variant = 0; variant < 3; ++variant) {
+    testing::SmallProgram p(1, [&, variant] {
+      if (current_processor() == Processor::ncrisc) {
+        cb_reserve_back(0, 1);
+        l1_write(get_write_ptr(0), a_bytes.data(), uint32_t(a_bytes.size()));
+        cb_push_back(0, 1);
+      } else if (current_processor() == Processor::trisc) {
+        cb_wait_front(0, 1);
+        tile_regs_acquire();
+        tile_regs_wait();
+        cb_reserve_back(1, 1);
+        transpose_wh_tile(0, 0, 0);
+        pack_tile(0, 1);
+        if (variant == 1) copy_tile(0, 0, 0);
+        if (variant != 2) tile_regs_commit();
+        tile_regs_release();
+        cb_push_back(1, 1);
+      }
+    });
+    p.cb("cb_in", 0, 1, TileFormat::fp32);
+    p.cb("cb_out", 1, 1, TileFormat::fp32);
+    Device device;
+    device.load(p.program);
+    const LaunchReport report = device.launch();
+    if (variant != 0) {
+      ASSERT_FALSE(report.clean()) << variant;
+      EXPECT_NE(to_string(report.faults.at(0)).find(variant == 1 ? "not modelled" : "committed first"),
+                std::string::npos)
+          << to_string(report.faults.at(0));
+      continue;
+    }
+    ASSERT_TRUE(report.clean()) << to_string(report.faults.at(0));
+    const std::vector<std::byte> out = device.read_cb({0, 0}, "cb_out");
+    std::vector<float> got(kTileElems), rows(kTileElems);
+    unpack_tile(TileFormat::fp32, out.data(), got.data());
+    untilize_tile(got.data(), rows.data(), kTile);
+    for (int r = 0; r < kTile; ++r) {
+      for (int c = 0; c < kTile; ++c) ASSERT_EQ(rows[r * kTile + c], a[c * kTile + r]) << r << "," << c;
+    }
+  }
+}
+
 // TRISC computes a few ops on two random tiles and packs them as fp32 (exact) and bfp8_b.
 TEST(Compute, OpsMatchHostArithmetic) {
   const std::vector<float> a = testing::random_values(23, 0, kTileElems);
