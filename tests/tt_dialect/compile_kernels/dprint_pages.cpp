@@ -1,6 +1,9 @@
 // tt-metal's page printers (api/debug/dprint_pages.h) over two pages a kernel writes into CB 0:
-// u16 and bf16 values, u8 bytes, and the CB's interface.
+// u16 and bf16 values, u8 bytes (declared, as in tt-metal, with DEBUG_PRINT_ENABLED), and the CB's
+// interface.
 #include <cstdint>
+
+#define DEBUG_PRINT_ENABLED 1
 
 #include "api/debug/dprint_pages.h"
 

@@ -1,9 +1,8 @@
 #pragma once
-// tt-metal's page printers for debugging data-movement kernels: a CB's interface, and pages of L1
-// as bf16, f32, u8, u16 or u32 values, one DPRINT line per page ("<page>: v v v ..."). tt-metal
-// declares the page printers only when DEBUG_PRINT_ENABLED; the emulator prints DPRINT always, so
-// here they are declared in every data-movement kernel. print_cb_details prints what the emulated
-// CB interface holds (it has no tile write pointer).
+// tt-metal's page printers for debugging data-movement kernels: a CB's interface, and, as tt-metal
+// declares them only when DEBUG_PRINT_ENABLED (a kernel may define it), pages of L1 as bf16, f32,
+// u8, u16 or u32 values, one DPRINT line per page ("<page>: v v v ..."). print_cb_details prints
+// what the emulated CB interface holds (it has no tile write pointer).
 #include <stdint.h>
 
 #include "api/debug/dprint.h"
@@ -14,7 +13,10 @@ inline void print_cb_details(uint32_t cb_id) {
   DPRINT("cb_id {}: {{ size: {}, limit: {}, page_size: {}, num_pages: {}, rd_ptr: {}, wr_ptr: {} }}\n", cb_id,
          cb.fifo_size, cb.fifo_limit, cb.fifo_page_size, cb.fifo_num_pages, cb.fifo_rd_ptr, cb.fifo_wr_ptr);
 }
+#endif
 
+#if (defined(COMPILE_FOR_NCRISC) || defined(COMPILE_FOR_BRISC)) && defined(DEBUG_PRINT_ENABLED) && \
+    !defined(FORCE_DPRINT_OFF)
 namespace tt::data_movement::common {
 
 namespace detail {
