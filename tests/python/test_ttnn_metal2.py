@@ -5,8 +5,8 @@ tensor::src into row 0 of the one bound as tensor::dst, through the buffer bound
 writes into row 1 what it read by name: args::scale, the first common vararg (past the tensors'
 address words), positional compile-time arg 0 (before the tensors' accessor words), dfb::row's entry
 size and id, the value of the semaphore bound as sem::ready, and the positional compile-time args as
-the kernel's compile-time varargs (their count, vararg 0 by index and by template). Its destination is opened through the
-sequence tensor::both (src, dst)."""
+the kernel's compile-time varargs (their count, vararg 0 by index and by template). Its destination
+is opened through the sequence tensor::both (src, dst)."""
 import os
 from pathlib import Path
 

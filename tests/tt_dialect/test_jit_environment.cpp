@@ -150,7 +150,8 @@ TEST(JitEnvironment, KernelArgsHeaderIsTheGeneratedArgsNamespace) {
 TEST(JitEnvironment, KernelArgsHeaderReadsCompileTimeVarargsFromTheFirstPositionalArg) {
   const std::string text = kernel_args_header_text({}, {}, 0, 3);
   EXPECT_NE(text.find("constexpr uint32_t get_num_compile_time_varargs() { return 3u; }\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("constexpr uint32_t get_compile_time_vararg(uint32_t idx) { return kernel_compile_time_args[idx]; }"),
+  EXPECT_NE(text.find("constexpr uint32_t get_compile_time_vararg(uint32_t idx) { return "
+                      "kernel_compile_time_args[idx]; }"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("static_assert(Idx < 3u"), std::string::npos) << text;

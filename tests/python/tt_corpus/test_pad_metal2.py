@@ -222,7 +222,8 @@ def test_pad_rows_single_core(device, shape, padded, value):
     assert torch.equal(got.to(torch.bfloat16), want)
 
 
-UNARY_READER = "ttnn/cpp/ttnn/operations/eltwise/unary/device/kernels/dataflow/reader_unary_interleaved_start_id_metal2.cpp"
+UNARY_READER = ("ttnn/cpp/ttnn/operations/eltwise/unary/device/kernels/dataflow/"
+                "reader_unary_interleaved_start_id_metal2.cpp")
 
 
 def pad_tile_single_core_program(src, dst, pad_value):
@@ -237,7 +238,8 @@ def pad_tile_single_core_program(src, dst, pad_value):
     reader_rt, writer_rt = ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
     reader_rt[0][0] = [W * Z * Yt * Xt, 0]
     packed = bf16_bits(pad_value) | bf16_bits(pad_value) << 16
-    writer_rt[0][0] = [W, (Wp - W) * Zp * Ytp * Xtp, Z, (Zp - Z) * Ytp * Xtp, Yt, (Ytp - Yt) * Xtp, Xt, Xtp - Xt, packed]
+    writer_rt[0][0] = [W, (Wp - W) * Zp * Ytp * Xtp, Z, (Zp - Z) * Ytp * Xtp, Yt, (Ytp - Yt) * Xtp, Xt, Xtp - Xt,
+                       packed]
     kernels = [
         metal2(UNARY_READER, core, ttnn.ReaderConfigDescriptor(), rta_names=["num_pages", "start_id"], rt=reader_rt,
                dfbs={"in": IN0}, tensors=[("src", src)]),
