@@ -4,8 +4,9 @@ The kernel (tests/tt_dialect/norm_kernels/metal2_bindings.cpp) copies row 0 of t
 tensor::src into row 0 of the one bound as tensor::dst, through the buffer bound as dfb::row, and
 writes into row 1 what it read by name: args::scale, the first common vararg (past the tensors'
 address words), positional compile-time arg 0 (before the tensors' accessor words), dfb::row's entry
-size and id, and the value of the semaphore bound as sem::ready. Its destination is opened through the
-sequence tensor::both (src, dst)."""
+size and id, the value of the semaphore bound as sem::ready, and the positional compile-time args as
+the kernel's compile-time varargs (their count, vararg 0 by index and by template). Its destination
+is opened through the sequence tensor::both (src, dst)."""
 import os
 from pathlib import Path
 
@@ -49,7 +50,7 @@ def test_a_metal2_kernel_reads_its_bindings(device):
     values, src, dst = tensors(device)
     out = ttnn.to_numpy(ttnn.generic_op([src, dst], program(src, dst, src)))
     np.testing.assert_array_equal(out[0], values[0])
-    np.testing.assert_array_equal(out[1, :6], [17, 201, 99, 64, ROW_CB, 42])
+    np.testing.assert_array_equal(out[1, :9], [17, 201, 99, 64, ROW_CB, 42, 1, 99, 99])
 
 
 def test_a_bound_tensor_outside_the_io_tensors_is_one_error(device):

@@ -15,6 +15,27 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// tt-metal's page printers print a line per page, numbered from `start`, and the CB's interface.
+TEST(DialectDebug, DprintPagesPrintsOneLinePerPage) {
+  std::vector<std::string> lines;
+  set_dprint_sink([&](std::string_view, std::string_view line) { lines.push_back(std::string(line)); });
+  HostDevice device(fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  Program program = CreateProgram();
+  const CoreRangeSet core = {{{0, 0}, {0, 0}}};
+  CreateKernel(program, fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/compile_kernels/dprint_pages.cpp", core,
+               WriterDataMovementConfig{});
+  CreateCircularBuffer(program, core, {.total_size = 64, .buffer_index = 0, .page_size = 32});
+  const emu::LaunchReport report = EnqueueProgram(device, program);
+  set_dprint_sink(nullptr);
+  ASSERT_TRUE(report.clean()) << emu::to_string(report.faults.front());
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_NE(lines[0].find("0: 1 2 "), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find("1: 1 -2 "), std::string::npos) << lines[1];
+  EXPECT_NE(lines[2].find("0: 0x01 0x00 "), std::string::npos) << lines[2];
+  EXPECT_NE(lines[3].find("cb_id 0: { size: 64, limit: "), std::string::npos) << lines[3];
+  EXPECT_NE(lines[3].find("page_size: 32, num_pages: 2, "), std::string::npos) << lines[3];
+}
+
 TEST(DialectDebug, DprintNamesWhereAndZoneIsTimed) {
   std::vector<std::string> lines;
   set_dprint_sink([&](std::string_view where, std::string_view line) {

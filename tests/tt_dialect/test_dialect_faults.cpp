@@ -2,6 +2,7 @@
 // file, the core and the processor.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <vector>
 
@@ -93,6 +94,43 @@ TEST(DialectFaults, SignalsAndSpinsEndTheLaunchNotTheProcess) {
     for (const char* word : c.words) EXPECT_NE(text.find(word), std::string::npos) << text;
     const emu::LaunchReport again = run_faulty_reader(0);
     EXPECT_TRUE(again.clean()) << (again.faults.empty() ? "" : emu::to_string(again.faults.front()));
+  }
+}
+
+}  // namespace
+}  // namespace ditmk::tt::dialect
+
+namespace ditmk::tt::dialect {
+namespace {
+
+// A CB nobody on its core reserves or pushes is plain L1 its kernel fills through pointers: a NoC
+// read of it from its own core counts the bytes as written, as a scratchpad's are; the row arrives
+// intact.
+emu::LaunchReport run_raw_cb_copy(std::vector<std::byte>& out_bytes) {
+  HostDevice device(test_cache());
+  auto out = CreateBuffer(device, {64, 64, DataFormat::float16_b, "out"});
+  Program program = CreateProgram();
+  const CoreRangeSet core = {{{1, 1}, {1, 1}}};
+  const KernelHandle k = CreateKernel(
+      program, fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/compile_kernels/raw_cb_copy.cpp", core,
+      WriterDataMovementConfig{});
+  CreateCircularBuffer(program, core, {.total_size = 64, .buffer_index = 0, .page_size = 64});
+  CreateCircularBuffer(program, core, {.total_size = 64, .buffer_index = 1, .page_size = 64});
+  SetRuntimeArgs(program, k, {1, 1}, {out->address()});
+  const emu::LaunchReport report = EnqueueProgram(device, program);
+  if (report.clean()) EnqueueReadBuffer(device, *out, out_bytes);
+  return report;
+}
+
+TEST(DialectFaults, UntouchedCbBuiltThroughPointersIsReadableFromItsCore) {
+  std::vector<std::byte> bytes;
+  const emu::LaunchReport report = run_raw_cb_copy(bytes);
+  ASSERT_TRUE(report.clean()) << emu::to_string(report.faults.front());
+  ASSERT_EQ(bytes.size(), 64u);
+  for (uint32_t i = 0; i < 16; ++i) {
+    uint32_t word = 0;
+    std::memcpy(&word, bytes.data() + 4 * i, 4);
+    EXPECT_EQ(word, 0x3F803F80u + i) << i;
   }
 }
 

@@ -145,6 +145,21 @@ TEST(JitEnvironment, KernelArgsHeaderIsTheGeneratedArgsNamespace) {
   EXPECT_NE(bare.find("get_arg_val<uint32_t>(0 + idx)"), std::string::npos) << bare;
 }
 
+// Compile-time varargs (KernelSpec's advanced_options.compile_time_varargs): the first N positional
+// compile-time args, read from index 0 by value or as a template, with their count; none by default.
+TEST(JitEnvironment, KernelArgsHeaderReadsCompileTimeVarargsFromTheFirstPositionalArg) {
+  const std::string text = kernel_args_header_text({}, {}, 0, 3);
+  EXPECT_NE(text.find("constexpr uint32_t get_num_compile_time_varargs() { return 3u; }\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("constexpr uint32_t get_compile_time_vararg(uint32_t idx) { return "
+                      "kernel_compile_time_args[idx]; }"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("static_assert(Idx < 3u"), std::string::npos) << text;
+  const std::string none = kernel_args_header_text({}, {});
+  EXPECT_NE(none.find("get_num_compile_time_varargs() { return 0u; }"), std::string::npos) << none;
+  EXPECT_EQ(none.find("get_compile_time_vararg(uint32_t idx)"), std::string::npos) << none;
+}
+
 TEST(JitEnvironment, KernelBindingsHeaderIsTheDataflowBufferTokensSortedByName) {
   EXPECT_EQ(kernel_bindings_header_text({}, {}, false), "");
   const std::string text =

@@ -120,9 +120,10 @@ TEST(Metal2Bindings, AKernelReadsEveryBindingBack) {
   const Tensor out = io::read_npy(dir / "dst.npy");
   ASSERT_EQ(out.numel(), 32);
   for (int i = 0; i < 16; ++i) EXPECT_EQ(out.data<int32_t>()[i], 1000 + 7 * i) << "src word " << i;
-  // scale, common vararg 0, positional compile-time arg 0, dfb::row's entry size and id, sem::ready
-  const int32_t expected[] = {17, 201, 99, 64, 3, 42};
-  for (int i = 0; i < 6; ++i) EXPECT_EQ(out.data<int32_t>()[16 + i], expected[i]) << "row 1 word " << i;
+  // scale, common vararg 0, positional compile-time arg 0, dfb::row's entry size and id, sem::ready,
+  // the compile-time varargs' count, vararg 0 by index and by template
+  const int32_t expected[] = {17, 201, 99, 64, 3, 42, 1, 99, 99};
+  for (int i = 0; i < 9; ++i) EXPECT_EQ(out.data<int32_t>()[16 + i], expected[i]) << "row 1 word " << i;
 }
 
 // descriptor_json writes every binding back as parse_descriptor reads it.

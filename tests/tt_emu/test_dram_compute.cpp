@@ -54,6 +54,30 @@ TEST(Dram, FixedAddresses) {
   EXPECT_THROW(dram.allocate("odd", DramLayout::interleaved, TileFormat::bf16, 2048, 2048, 0x20020), Error);
 }
 
+// A CB the kernel fills only in part reads back as far as it was written (a tensor's last shard
+// that the tensor does not fill); past that, the read is refused.
+TEST(Dram, CbReadsBackItsWrittenPrefix) {
+  Device device;
+  const DramBuffer& buffer = device.allocate_interleaved("x", TileFormat::bf16, 2048, 2048);
+  const std::vector<std::byte> data = testing::random_bytes(23, 2048);
+  device.write_buffer(buffer, data);
+  const uint32_t base = buffer.address;
+  testing::SmallProgram p(1, [base] {
+    if (current_processor() != Processor::ncrisc) return;
+    cb_reserve_back(0, 1);
+    noc_async_read(InterleavedAddrGen{base, 2048}.get_noc_addr(0), get_write_ptr(0), 2048);
+    noc_async_read_barrier();
+    cb_push_back(0, 1);
+  });
+  p.cb("cb_in", 0, 2);
+  device.load(p.program);
+  const LaunchReport report = device.launch();
+  ASSERT_TRUE(report.clean()) << to_string(report.faults.at(0));
+  EXPECT_EQ(device.read_cb({0, 0}, "cb_in", 2048), data);
+  EXPECT_EQ(device.read_cb({0, 0}, "cb_in", 100), std::vector<std::byte>(data.begin(), data.begin() + 100));
+  EXPECT_THROW(device.read_cb({0, 0}, "cb_in"), Error);
+}
+
 // A kernel reads an interleaved buffer page by page; the bytes land intact and each bank is
 // charged for its pages.
 TEST(Dram, KernelReadsInterleavedPagesAndCountsPerBank) {

@@ -3,8 +3,9 @@
 // buffer bound as dfb::row (the NoC endpoints of both accessors); row 1 holds the common named arg
 // (args::scale), the first common vararg (past the two tensor address words the host put between),
 // positional compile-time arg 0 (before the tensors' accessor words), dfb::row's entry size and id,
-// and the value of the semaphore bound as sem::ready. Row 0 is copied to the destination through
-// the sequence tensor::both (src, dst) as make_tensor_accessors opens it.
+// the value of the semaphore bound as sem::ready, and the positional compile-time args read as the
+// kernel's compile-time varargs: their count, vararg 0 by index and by template. Row 0 is copied to
+// the destination through the sequence tensor::both (src, dst) as make_tensor_accessors opens it.
 #include <stdint.h>
 
 #include <tuple>
@@ -43,6 +44,10 @@ void kernel_main() {
   constexpr uint32_t row_id = dfb::row;  // a token is a CB index in constant expressions
   row[4] = row_id;
   row[5] = Semaphore(sem::ready).value();
+  static_assert(get_compile_time_vararg<0>() == get_compile_time_arg_val(0), "vararg 0 leads the args");
+  row[6] = get_num_compile_time_varargs();
+  row[7] = get_compile_time_vararg(0);
+  row[8] = get_compile_time_vararg<0>();
   noc.async_write(row_buffer, dst, page, {}, {.page_id = 1});
   noc.async_write_barrier();
 }

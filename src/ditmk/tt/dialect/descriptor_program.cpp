@@ -80,6 +80,9 @@ std::vector<ArgValue> common_args(const KernelDescriptor& k, const std::vector<u
 KernelBuild build_of(const ProgramDescriptor& program, const KernelDescriptor& k) {
   KernelBuild build;
   build.compile_time_args = compile_args(program, k);
+  // A Metal 2.0 kernel's positional compile-time args are its compile-time varargs (KernelSpec's
+  // advanced_options.compile_time_varargs), ahead of its tensor bindings' words.
+  build.compile_time_vararg_count = uint32_t(build.compile_time_args.size());
   build.named_args = k.named_compile_time_args;
   build.runtime_arguments_schema = k.runtime_arguments_schema;
   build.bindings.dataflow_buffers = k.dataflow_buffer_bindings;

@@ -83,7 +83,8 @@ void write_tensor(HostDevice& device, const Placed& placed, const TensorDescript
   }
 }
 
-// The tensor's bytes, or none when some of its L1 bytes were never written.
+// The tensor's bytes, or none when some of its L1 bytes were never written (a last shard the tensor
+// does not fill is read only as far as the tensor goes).
 std::optional<std::vector<std::byte>> read_tensor(HostDevice& device, const Placed& placed, const TensorDescriptor& t) {
   std::vector<std::byte> bytes;
   if (t.memory == TensorMemory::dram_interleaved) {

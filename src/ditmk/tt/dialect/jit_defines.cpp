@@ -196,7 +196,7 @@ std::string named_args_header_text(const std::vector<std::pair<std::string, uint
 
 std::string kernel_args_header_text(const RuntimeArgsSchema& schema,
                                     const std::vector<std::pair<std::string, uint32_t>>& named_args,
-                                    uint32_t crta_binding_words) {
+                                    uint32_t crta_binding_words, uint32_t compile_time_varargs) {
   std::string text = "// kernel_args_generated.h as tt-metal's JIT generates it for a Metal 2.0 kernel\n"
                      "#include \"experimental/kernel_args.h\"\n";
   std::vector<std::pair<std::string, uint32_t>> constants = named_args;
@@ -216,6 +216,20 @@ std::string kernel_args_header_text(const RuntimeArgsSchema& schema,
       "FORCE_INLINE uint32_t get_vararg(uint32_t idx) {{ return get_arg_val<uint32_t>({} + idx); }}\n"
       "FORCE_INLINE uint32_t get_common_vararg(uint32_t idx) {{ return get_common_arg_val<uint32_t>({} + idx); }}\n",
       schema.named_runtime_args.size(), schema.named_common_runtime_args.size() + crta_binding_words);
+  // The compile-time varargs lead the positional compile-time args; index 0 is the first of them.
+  // With none, the by-index reader is left out: over an empty array it could never be a constant.
+  text += fmt::format("#include \"api/compile_time_args.h\"\n"
+                      "constexpr uint32_t get_num_compile_time_varargs() {{ return {}u; }}\n",
+                      compile_time_varargs);
+  if (compile_time_varargs != 0)
+    text += "constexpr uint32_t get_compile_time_vararg(uint32_t idx) { return kernel_compile_time_args[idx]; }\n";
+  text += fmt::format(
+      "template <uint32_t Idx>\n"
+      "constexpr uint32_t get_compile_time_vararg() {{\n"
+      "  static_assert(Idx < {0}u, \"get_compile_time_vararg: the index is past the kernel's compile-time varargs\");\n"
+      "  return kernel_compile_time_args[Idx];\n"
+      "}}\n",
+      compile_time_varargs);
   return text;
 }
 

@@ -92,10 +92,12 @@ struct RuntimeArgsSchema {
 // constants (experimental/kernel_args.h's RtaArg at byte offset 4 * position, CrtaArg likewise,
 // CtaVal of each named compile-time arg's value, sorted by name) and the vararg readers
 // get_vararg / get_common_vararg, which skip the named words (and, for the common ones, the
-// `crta_binding_words` base-address words of the kernel's tensor bindings that follow them).
+// `crta_binding_words` base-address words of the kernel's tensor bindings that follow them), and the
+// compile-time vararg readers get_compile_time_vararg(i), get_compile_time_vararg<i>() and
+// get_num_compile_time_varargs(), over the first `compile_time_varargs` positional compile-time args.
 std::string kernel_args_header_text(const RuntimeArgsSchema& schema,
                                     const std::vector<std::pair<std::string, uint32_t>>& named_args,
-                                    uint32_t crta_binding_words = 0);
+                                    uint32_t crta_binding_words = 0, uint32_t compile_time_varargs = 0);
 
 // The format metadata a binding token carries (internal/llk_metadata.h): tt::DataFormat's number of
 // its entries; faces are always 16x16, two by two (32x32 tiles).

@@ -125,7 +125,8 @@ std::string wrapper_text(const KernelBuild& build) {
     // One base-address word per tensor binding and per scratchpad sits between the named common args
     // and the varargs.
     text += kernel_args_header_text(*build.runtime_arguments_schema, build.named_args,
-                                    uint32_t(build.bindings.tensors.size() + build.bindings.scratchpads.size()));
+                                    uint32_t(build.bindings.tensors.size() + build.bindings.scratchpads.size()),
+                                    build.compile_time_vararg_count);
   }
   text += fmt::format("#include \"{}\"\n", fs::absolute(build.source).string());
   text += "#include \"ditmk_kernel_entry.h\"\n";

@@ -33,6 +33,9 @@ struct KernelBuild {
   emu::Processor processor = emu::Processor::ncrisc;
   uint32_t noc = 0;  // data movement: NOC_INDEX
   std::vector<uint32_t> compile_time_args;
+  // Metal 2.0 kernels only: how many of compile_time_args, from the first, are the kernel's
+  // compile-time varargs (get_compile_time_vararg); its tensor bindings' words follow them.
+  uint32_t compile_time_vararg_count = 0;
   std::vector<std::pair<std::string, uint32_t>> named_args;
   std::vector<std::pair<std::string, std::string>> defines;
   // Metal 2.0 kernels only: their named runtime args (the JIT then also emits args:: constants).

@@ -42,12 +42,27 @@ ProcessorRuntime& trisc(std::string_view call) {
 }
 
 void require_state(ProcessorRuntime& p, DstState state, std::string_view call, std::string_view need) {
+  // With the packer waiting ahead of the commit, math calls fill DST and pack calls read it in
+  // program order (dst_tile refuses math into a tile already packed).
+  if (p.dst_state == DstState::wait_ahead && (state == DstState::acquired || state == DstState::waited)) return;
   if (p.dst_state != state) raise(FaultKind::bad_call, "{}: DST must be {} first", call, need);
 }
 
 float* dst_tile(ProcessorRuntime& p, uint32_t dst, std::string_view call) {
   if (dst >= kDstTiles) {
     raise(FaultKind::bad_call, "{}: DST index {} is not below the {} DST tiles", call, dst, kDstTiles);
+  }
+  // The packer waiting ahead of the commit packs after it on silicon, so it would see math that
+  // follows a pack in program order; here it does not: math into a tile already packed is refused.
+  if (p.dst_state == DstState::wait_ahead) {
+    const uint32_t bit = 1u << dst;
+    if (call == "pack_tile" || call == "pack_untilize") {
+      p.packed_ahead |= bit;
+    } else if (p.packed_ahead & bit) {
+      raise(FaultKind::bad_call,
+            "{}: not modelled: DST tile {} after its pack, whose tile_regs_wait came before tile_regs_commit", call,
+            dst);
+    }
   }
   return p.dst.data() + std::size_t(dst) * kTileElems;
 }
@@ -151,22 +166,34 @@ void tile_regs_acquire() {
   require_state(p, DstState::released, "tile_regs_acquire", "released");
   std::fill(p.dst.begin(), p.dst.end(), 0.0f);
   p.dst_state = DstState::acquired;
+  p.packed_ahead = 0;
 }
 
 void tile_regs_commit() {
   ProcessorRuntime& p = trisc("tile_regs_commit");
+  if (p.dst_state == DstState::wait_ahead) {  // the packer's wait, met
+    p.dst_state = DstState::waited;
+    return;
+  }
   require_state(p, DstState::acquired, "tile_regs_commit", "acquired");
   p.dst_state = DstState::committed;
 }
 
 void tile_regs_wait() {
   ProcessorRuntime& p = trisc("tile_regs_wait");
+  if (p.dst_state == DstState::acquired) {  // the packer waits for the commit that follows
+    p.dst_state = DstState::wait_ahead;
+    return;
+  }
   require_state(p, DstState::committed, "tile_regs_wait", "committed");
   p.dst_state = DstState::waited;
 }
 
 void tile_regs_release() {
   ProcessorRuntime& p = trisc("tile_regs_release");
+  if (p.dst_state == DstState::wait_ahead) {
+    raise(FaultKind::bad_call, "tile_regs_release: DST must be committed first (the packer waits for the commit)");
+  }
   require_state(p, DstState::waited, "tile_regs_release", "waited on");
   p.dst_state = DstState::released;
 }

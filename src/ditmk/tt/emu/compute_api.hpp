@@ -5,7 +5,9 @@
 // front (its read pointer); pack_tile fills the current reservation in order.
 //
 // DST protocol as in tt-metal: tile_regs_acquire (DST zeroed) -> math -> tile_regs_commit ->
-// tile_regs_wait -> pack_tile ... -> tile_regs_release.
+// tile_regs_wait -> pack_tile ... -> tile_regs_release. The packer's wait may also come before the
+// commit in program order (acquire -> wait -> math, packs -> commit -> release), as on silicon, where
+// each TRISC runs only its own role's calls and the packer blocks until the commit.
 #include <cstdint>
 #include <functional>
 #include <string_view>

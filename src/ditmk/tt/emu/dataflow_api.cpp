@@ -35,12 +35,19 @@ void queue(std::vector<PendingTransfer>& list, PendingTransfer t) {
   list.push_back(std::move(t));
 }
 
+void mark_written_except_inbound(uint32_t begin, uint32_t end);
+
 // A compiled kernel fills pages through pointers, which the emulator cannot see: the pages it pushes
 // count as written, except bytes a NoC transfer into this core has not landed yet (a push before the
 // read barrier stays an unwritten read for the consumer).
 void mark_pointer_stores(const CbRuntime& cb, uint32_t page, uint32_t pages) {
   const uint32_t begin = cb.config->address + page * cb.config->page_bytes;
-  const uint32_t end = begin + pages * cb.config->page_bytes;
+  mark_written_except_inbound(begin, begin + pages * cb.config->page_bytes);
+}
+
+// [begin, end) of this core's L1 counts as written, except bytes a NoC transfer into this core has
+// not landed yet.
+void mark_written_except_inbound(uint32_t begin, uint32_t end) {
   WrittenMap& written = chip().memory[core_idx()].written;
   if (chip().inbound_pending[core_idx()] == 0) {
     written.mark(begin, end - begin);
@@ -81,6 +88,24 @@ void require_source_written(uint32_t src_l1, uint32_t size, std::string_view cal
     }
   }
   require_written_l1(core_idx(), src_l1, size, call);
+}
+
+// A compiled kernel may also build bytes through pointers in a CB nobody on its core reserves or
+// pushes (a Metal 2.0 self-loop buffer used as plain L1, e.g. a row of the pad value it then copies
+// about with NoC reads from its own core). Such a CB is filled only by pointer stores and NoC
+// transfers, so a NoC read of it from its own core counts its bytes as written, as a scratchpad's
+// are, except bytes an inbound transfer has not landed yet.
+void mark_untouched_cb_source(uint32_t src_l1, uint32_t size) {
+  if (!current().kernel->l1_pointers) return;
+  for (const CbRuntime& cb : core().cb_storage) {
+    const uint32_t begin = cb.config->address;
+    const uint64_t end = uint64_t(begin) + uint64_t(cb.pages) * cb.config->page_bytes;
+    if (cb.pushed == 0 && cb.reserved == 0 && cb.high_water_pages == 0 && src_l1 >= begin &&
+        uint64_t(src_l1) + size <= end) {
+      mark_written_except_inbound(src_l1, src_l1 + size);
+      return;
+    }
+  }
 }
 
 void note_high_water(CbRuntime& cb) {
@@ -399,6 +424,7 @@ void noc_async_read(uint64_t src, uint32_t dst_l1, uint32_t size) {
       raise(FaultKind::out_of_bounds, "{}: L1 [{:#x}, {:#x}) of core {} lies outside its CBs, semaphores and L1 buffers",
             call, a.address, uint64_t(a.address) + size, core_name(source.coord));
     }
+    if (index == core_idx()) mark_untouched_cb_source(a.address, size);
     require_written_l1(index, a.address, size, call);
     t.data.assign(l1_bytes(index, a.address), l1_bytes(index, a.address) + size);
     count_noc(index, t.core_indices, size);

@@ -81,7 +81,10 @@ struct PendingTransfer {
   uint32_t address = 0;
 };
 
-enum class DstState { released, acquired, committed, waited };
+// wait_ahead: the packer's tile_regs_wait came before math's tile_regs_commit in program order. On
+// silicon each TRISC runs only its own role's calls, so the packer blocks there until the commit;
+// the one emulated TRISC runs on, math calls still filling DST and packs reading it as it stands.
+enum class DstState { released, acquired, committed, waited, wait_ahead };
 
 struct ProcessorRuntime {
   CoreRuntime* core = nullptr;
@@ -97,6 +100,7 @@ struct ProcessorRuntime {
   std::optional<Fault> fault;  // what stopped this processor
   std::vector<PendingTransfer> reads, writes;
   DstState dst_state = DstState::released;
+  uint32_t packed_ahead = 0;  // DST tiles packed in wait_ahead (a bit each): math into them is refused
   std::vector<float> dst;      // kDstTiles tiles, row-major 32x32 each
   std::vector<float> operand;  // scratch for two unpacked operand tiles
   ProcessorLog* log = nullptr;   // set when the launch times itself
