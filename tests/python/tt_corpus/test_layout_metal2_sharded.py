@@ -71,21 +71,27 @@ def untilize_sharded_uneven(src, dst):
     return ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs)), len(cores)
 
 
-@pytest.mark.parametrize("shape,shard_rows,ncores", [((5 * TILE, 64), 64, 3), ((2, 96, 96), 128, 2)],
-                         ids=["5-tile-rows-in-shards-of-2", "6-tile-rows-in-shards-of-4"])  # fmt: skip
-def test_untilize_sharded_uneven(device, shape, shard_rows, ncores):
-    """160 rows in shards of 64 on 3 cores (the last holds 32), 2 x 96 rows in shards of 128 on 2."""
-    values = np.random.default_rng(13).uniform(-4.0, 4.0, size=shape).astype(np.float32)
+def check_untilize_of_height_shards(device, program, shape, shard_rows, ncores, seed):
+    """Untilizes a height-sharded tile tensor on cores (0..ncores-1, 0) into DRAM rows with `program`,
+    which must use all ncores; the rows must be the input's values exactly."""
+    values = np.random.default_rng(seed).uniform(-4.0, 4.0, size=shape).astype(np.float32)
     grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(ncores - 1, 0))])
     memory = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
                                ttnn.ShardSpec(grid, [shard_rows, shape[-1]], ttnn.ShardOrientation.ROW_MAJOR))
     src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device, memory_config=memory)
     dst = ttnn.allocate_tensor_on_device(ttnn.Shape(values.shape), ttnn.bfloat16, ttnn.ROW_MAJOR_LAYOUT, device,
                                          ttnn.DRAM_MEMORY_CONFIG)  # fmt: skip
-    out, used = untilize_sharded_uneven(src, dst)
+    out, used = program(src, dst)
     assert used == ncores
     np.testing.assert_array_equal(ttnn.to_numpy(out), ttnn.to_numpy(src))
     assert_close(ttnn.to_numpy(out), values)
+
+
+@pytest.mark.parametrize("shape,shard_rows,ncores", [((5 * TILE, 64), 64, 3), ((2, 96, 96), 128, 2)],
+                         ids=["5-tile-rows-in-shards-of-2", "6-tile-rows-in-shards-of-4"])  # fmt: skip
+def test_untilize_sharded_uneven(device, shape, shard_rows, ncores):
+    """160 rows in shards of 64 on 3 cores (the last holds 32), 2 x 96 rows in shards of 128 on 2."""
+    check_untilize_of_height_shards(device, untilize_sharded_uneven, shape, shard_rows, ncores, 13)
 
 
 ND_READER = ("ttnn/cpp/ttnn/operations/data_movement/sharded/device/kernels/dataflow/"
@@ -143,14 +149,4 @@ def untilize_nd_shard_input(src, dst):
                          ids=["5-tile-rows-in-shards-of-2", "4-tile-rows-in-shards-of-1"])  # fmt: skip
 def test_untilize_nd_shard_input(device, shape, shard_rows, ncores):
     """160 rows in shards of 64 on 3 cores (the last shard partial), 2 x 64 rows one tile row a core."""
-    values = np.random.default_rng(14).uniform(-4.0, 4.0, size=shape).astype(np.float32)
-    grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(ncores - 1, 0))])
-    memory = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
-                               ttnn.ShardSpec(grid, [shard_rows, shape[-1]], ttnn.ShardOrientation.ROW_MAJOR))
-    src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device, memory_config=memory)
-    dst = ttnn.allocate_tensor_on_device(ttnn.Shape(values.shape), ttnn.bfloat16, ttnn.ROW_MAJOR_LAYOUT, device,
-                                         ttnn.DRAM_MEMORY_CONFIG)  # fmt: skip
-    out, used = untilize_nd_shard_input(src, dst)
-    assert used == ncores
-    np.testing.assert_array_equal(ttnn.to_numpy(out), ttnn.to_numpy(src))
-    assert_close(ttnn.to_numpy(out), values)
+    check_untilize_of_height_shards(device, untilize_nd_shard_input, shape, shard_rows, ncores, 14)
