@@ -192,15 +192,22 @@ INSTANTIATE_TEST_SUITE_P(
                  [](double x) { return x * x * x; }},
         // fp32 -> bf16 inside DST: the bf16 input comes back as it went in
         SfpuCase{"typecast_fp32_bf16", "typecast_tile_init<0u, 5u>();", "typecast_tile<0u, 5u>(0);", -4, 4,
-                 [](double x) { return x; }}),
+                 [](double x) { return x; }},
+        // bf16 -> Int32 -> bf16: the integer words in DST truncate toward zero
+        SfpuCase{"typecast_bf16_int32_bf16", "typecast_tile_init<5u, 8u>();",
+                 "typecast_tile<5u, 8u>(0); typecast_tile<8u, 5u>(0);", -40, 40,
+                 [](double x) { return std::trunc(x); }}),
     [](const ::testing::TestParamInfo<SfpuCase>& info) { return info.param.name; });
 
-TEST(SfpuFunctionFaults, IntegerTypecastIsNamed) {
-  const Chained c = run_chain("typecast_tile_init<5u, 8u>();", "typecast_tile<5u, 8u>(0);", -4, 4);
-  ASSERT_EQ(c.report.faults.size(), 1u);
-  EXPECT_NE(first_fault(c.report).find("typecast_tile<5, 8>: integer values in DST are not modelled"),
-            std::string::npos)
-      << first_fault(c.report);
+TEST(SfpuFunctionFaults, UnmodelledIntegerTypecastsAreNamed) {
+  for (const std::string formats : {"5u, 9u", "8u, 24u"}) {  // to UInt16; Int32 to UInt32
+    const Chained c =
+        run_chain("typecast_tile_init<" + formats + ">();", "typecast_tile<" + formats + ">(0);", -4, 4);
+    ASSERT_EQ(c.report.faults.size(), 1u) << formats;
+    EXPECT_NE(first_fault(c.report).find("integer values in DST are modelled as Int32 and UInt32 words only"),
+              std::string::npos)
+        << first_fault(c.report);
+  }
 }
 
 TEST(SfpuFunctionFaults, IntegerMultiplyIsNamed) {

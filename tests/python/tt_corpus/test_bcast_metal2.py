@@ -373,11 +373,23 @@ def test_typecast_fp32_to_bf16(device):
     assert torch.equal(got.float(), x.to(torch.bfloat16).float())
 
 
-@pytest.mark.xfail(strict=True, raises=ttnn.KernelFault,
-                   reason="typecast_tile<5, 24> (bf16 to uint32): integer values in DST are not modelled "
-                          "(the emulator's DST holds fp32 values)")
 def test_typecast_bf16_to_uint32(device):
+    """Integers in DST: the SFPU truncates toward zero and clamps negatives to 0; the packer writes the words."""
     x = torch.arange(TYPECAST_SHAPE[0] * TYPECAST_SHAPE[1] * TYPECAST_SHAPE[2] * TYPECAST_SHAPE[3])
-    x = (x % 200).reshape(TYPECAST_SHAPE).to(torch.bfloat16)
+    x = ((x % 400) - 100).reshape(TYPECAST_SHAPE).to(torch.bfloat16) * 0.75
     got = run_typecast(device, x, ttnn.bfloat16, ttnn.uint32)
-    assert torch.equal(got.to(torch.int64), x.to(torch.int64))
+    want = x.float().clamp(min=0).trunc().to(torch.int64)
+    assert torch.equal(got.to(torch.int64), want)
+
+
+def test_typecast_int32_to_bf16(device):
+    """copy_tile moves Int32 words into DST unchanged; the cast rounds each once to bf16 (nearest even)."""
+    x = torch.randint(-70000, 70000, TYPECAST_SHAPE, generator=torch.Generator().manual_seed(48), dtype=torch.int32)
+    got = run_typecast(device, x, ttnn.int32, ttnn.bfloat16)
+    assert torch.equal(got.float(), x.to(torch.float64).to(torch.bfloat16).float())
+
+
+def test_typecast_fp32_to_int32(device):
+    x = torch.randn(*TYPECAST_SHAPE, generator=torch.Generator().manual_seed(49)) * 1000
+    got = run_typecast(device, x, ttnn.float32, ttnn.int32)
+    assert torch.equal(got.to(torch.int64), x.trunc().to(torch.int64))

@@ -20,9 +20,6 @@ MOREH_LN = f"{OPS}/moreh/moreh_layer_norm/device/kernels"
 TILE = 2 * 1024  # a bf16 tile's bytes
 
 # What the entries that do not run lack (docs/tt-corpus.md, "Normalization").
-REDUCE_SCALER = ("reduce_tile scales every column by the scaler tile's element (0,0); the layernorm reader's second "
-                 "scaler tile (reduce_scaler_tile_count, W % 32 != 0) is 1.0 only in the first W % 32 columns, "
-                 "which is how the padded columns drop out of the row sums on the chip")
 KERNEL_LIB = ("moreh_layer_norm_small_kernel.cpp does not compile on this host's kernel compiler: GCC 12 "
               "crashes (internal compiler error, segmentation fault) at ttnn/cpp/ttnn/kernel_lib/eltwise/api/"
               "chain.hpp:522, a member of a class-type template parameter in an alias template (moreh_common.hpp:192 "
@@ -286,7 +283,6 @@ def test_layernorm_residual(device, rms):
     assert_close(ttnn.to_torch(out).float(), golden, pcc=0.999, atol=5e-2, rtol=3e-2)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=REDUCE_SCALER)
 @pytest.mark.parametrize("rms", [False, True], ids=["layernorm", "rmsnorm"])
 def test_layernorm_padded_width(device, rms):
     """A logical width of 80 in 3 tiles: the reader's second scaler tile has only 80 % 32 = 16 columns

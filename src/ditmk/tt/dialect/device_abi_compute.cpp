@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <optional>
 #include <string>
 
 #include "ditmk/tt/dialect/device_abi_parts.hpp"
 #include "ditmk/tt/dialect/launch_access.hpp"
 #include "ditmk/tt/emu/compute_api.hpp"
+#include "ditmk/tt/emu/integer_tiles.hpp"
 #include "ditmk/tt/emu/dataflow_api.hpp"
 #include "ditmk/tt/emu/launch_state.hpp"
 #include "ditmk/tt/emu/sfpu_binary_functions.hpp"
@@ -343,9 +345,9 @@ void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b
   mark_written(dst);
 }
 
-// The emulator's reduce writes the bare reduction; tt-metal's scales it by the scaler and
-// accumulates into DST (a sum adds, a max keeps the larger, a DST tile no op wrote since the acquire
-// takes the value).
+// The emulator's reduce weighs the tile by the scaler tile as the FPU does (emu/reduce_scaler.hpp);
+// tt-metal's also accumulates into DST (a sum adds, a max keeps the larger, a DST tile no op wrote
+// since the acquire takes the value).
 void reduce_tile(uint32_t pool, uint32_t dim, uint32_t cb, uint32_t cb_scaler, uint32_t tile, uint32_t tile_scaler,
                  uint32_t dst) {
   const State& s = state();
@@ -361,9 +363,9 @@ void reduce_tile(uint32_t pool, uint32_t dim, uint32_t cb, uint32_t cb_scaler, u
   const emu::ReduceFunc func = pool == DITMK_POOL_MAX ? emu::ReduceFunc::max : emu::ReduceFunc::sum;
   static constexpr std::array<emu::ReduceDim, 3> kDims = {emu::ReduceDim::row, emu::ReduceDim::col,
                                                           emu::ReduceDim::scalar};
-  emu::reduce_tile(func, kDims[dim], cb, tile, dst);
   std::vector<float> scaler(kTileElems);
   read_front_tile(cb_scaler, tile_scaler, scaler.data(), "reduce_tile");
+  emu::reduce_tile(func, kDims[dim], cb, tile, dst, scaler.data());
   float* out = dst_tile(dst);
   for (int r = 0; r < kTile; ++r) {
     for (int c = 0; c < kTile; ++c) {
@@ -372,9 +374,9 @@ void reduce_tile(uint32_t pool, uint32_t dim, uint32_t cb, uint32_t cb_scaler, u
       if (!reduce_result_element(dim, r, c)) {
         v = old;
       } else if (func == emu::ReduceFunc::max) {
-        v = fresh ? v * scaler[0] : std::max(old, v * scaler[0]);
+        v = fresh ? v : std::max(old, v);
       } else {
-        v = old + v * scaler[0];
+        v = old + v;
       }
     }
   }
@@ -433,21 +435,33 @@ bool integer_format(uint32_t format) {
   return false;
 }
 
-// typecast_tile<in, out> inside DST: the emulator's DST holds fp32 values, so a cast between float
-// formats is the rounding the output format asks for (bf16: to nearest even; fp32 and the
-// block-float formats: none here, the packer rounds); integer values in DST are not modelled.
+// typecast_tile<in, out> inside DST. Between float formats the cast is the rounding the output
+// format asks for (bf16: to nearest even; fp32 and the block-float formats: none here, the packer
+// rounds). With Int32 or UInt32 on either side the words convert as the SFPU's typecast converts
+// them (emu/integer_tiles.hpp); the other integer formats are not modelled.
 void typecast(uint32_t dst, uint32_t formats) {
   const uint32_t in = formats >> 8, out = formats & 0xFF;
-  if (integer_format(in) || integer_format(out)) {
+  if (!integer_format(in) && !integer_format(out)) {
+    if (out == 5) {  // Float16_b
+      emu::sfpu_function_tile(emu::SfpuFunction::round_bf16, dst);
+    } else {
+      emu::sfpu_pass(dst, "typecast_tile", 0.0, [](float x) { return x; });
+    }
+    return;
+  }
+  // a float format other than Float16_b holds fp32 values in DST
+  auto kind = [](uint32_t format) -> std::optional<emu::DstKind> {
+    return integer_format(format) ? emu::dst_kind_of_format(format)
+                                  : format == 5 ? emu::DstKind::bfloat16 : emu::DstKind::float32;
+  };
+  const std::optional<emu::DstKind> from = kind(in), to = kind(out);
+  if (!from || !to || !emu::typecast_word(*from, *to, 0.0f)) {
     emu::raise(FaultKind::bad_call,
-               "typecast_tile<{}, {}>: integer values in DST are not modelled (the emulator's DST holds fp32 values)",
+               "typecast_tile<{}, {}>: integer values in DST are modelled as Int32 and UInt32 words only, cast "
+               "to and from float formats",
                in, out);
   }
-  if (out == 5) {  // Float16_b
-    emu::sfpu_function_tile(emu::SfpuFunction::round_bf16, dst);
-  } else {
-    emu::sfpu_pass(dst, "typecast_tile", 0.0, [](float x) { return x; });
-  }
+  emu::sfpu_pass(dst, "typecast_tile", 0.0, [f = *from, t = *to](float x) { return *emu::typecast_word(f, t, x); });
 }
 
 }  // namespace

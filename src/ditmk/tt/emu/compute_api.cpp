@@ -5,9 +5,12 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "ditmk/core/dtype.hpp"
+#include "ditmk/tt/emu/integer_tiles.hpp"
 #include "ditmk/tt/emu/launch_state.hpp"
+#include "ditmk/tt/emu/reduce_scaler.hpp"
 #include "ditmk/tt/emu/timing_params.hpp"
 #include "ditmk/tt/formats.hpp"
 
@@ -67,20 +70,24 @@ float* dst_tile(ProcessorRuntime& p, uint32_t dst, std::string_view call) {
   return p.dst.data() + std::size_t(dst) * kTileElems;
 }
 
-CbRuntime& tile_cb(uint32_t id, std::string_view call) {
+// The CB a tile call reads or writes: float tiles, or with `words` also Int32 / UInt32 tiles, which
+// copy_tile and pack_tile move as raw DST words (integer_tiles.hpp).
+CbRuntime& tile_cb(uint32_t id, std::string_view call, bool words = false) {
   CbRuntime* cb = id < kMaxCbId ? current().core->cbs[id] : nullptr;
   if (!cb) raise(FaultKind::bad_call, "{}: core {} has no CB #{}", call, core_name(current().core->coord), id);
-  require_float_tiles(*cb, call);
-  if (cb->config->page_bytes != tile_bytes(cb->config->format)) {
+  if (!(words && raw_word_format(cb->config->integer))) require_float_tiles(*cb, call);
+  if (cb->config->page_bytes != cb_tile_bytes(*cb->config)) {
     raise(FaultKind::bad_call, "{}: CB {} pages are {} B, not one {} tile", call, cb->name(),
-          cb->config->page_bytes, tile_format_name(cb->config->format));
+          cb->config->page_bytes,
+          cb->config->integer == IntegerFormat::none ? tile_format_name(cb->config->format)
+                                                     : integer_format_name(cb->config->integer));
   }
   return *cb;
 }
 
 // Unpacks tile `tile` counted from the CB's front into row-major fp32 values.
-void unpack(uint32_t id, uint32_t tile, float* out, std::string_view call) {
-  const CbRuntime& cb = tile_cb(id, call);
+void unpack(uint32_t id, uint32_t tile, float* out, std::string_view call, bool words = false) {
+  const CbRuntime& cb = tile_cb(id, call, words);
   if (tile >= cb.occupied()) {
     raise(FaultKind::cb_underflow, "{}: reads tile {} of cb {}, which has {} pages at the front", call,
           tile, cb.name(), cb.occupied());
@@ -92,6 +99,10 @@ void unpack(uint32_t id, uint32_t tile, float* out, std::string_view call) {
   const uint32_t address = cb.config->address + (cb.rd_page + tile) * cb.config->page_bytes;
   const uint32_t index = core_index(current().core->coord);
   require_written_l1(index, address, cb.config->page_bytes, call);
+  if (cb.config->integer != IntegerFormat::none) {
+    unpack_word_tile(l1_bytes(index, address), out);
+    return;
+  }
   float ordered[kTileElems];
   unpack_tile(cb.config->format, l1_bytes(index, address), ordered);
   untilize_tile(ordered, out, kTile);
@@ -201,7 +212,7 @@ void tile_regs_release() {
 void copy_tile(uint32_t cb, uint32_t tile, uint32_t dst) {
   ProcessorRuntime& p = trisc("copy_tile");
   require_state(p, DstState::acquired, "copy_tile", "acquired");
-  unpack(cb, tile, dst_tile(p, dst, "copy_tile"), "copy_tile");
+  unpack(cb, tile, dst_tile(p, dst, "copy_tile"), "copy_tile", true);
   record_compute(tp().unpack_tile_cycles, false);
 }
 
@@ -281,34 +292,15 @@ void binary_reuse_dest(BinaryOp op, bool dst_first, uint32_t cb, uint32_t tile, 
   }
 }
 
-void reduce_tile(ReduceFunc func, ReduceDim dim, uint32_t cb, uint32_t tile, uint32_t dst) {
+void reduce_tile(ReduceFunc func, ReduceDim dim, uint32_t cb, uint32_t tile, uint32_t dst, const float* scaler) {
   constexpr std::string_view call = "reduce_tile";
   ProcessorRuntime& p = trisc(call);
   require_state(p, DstState::acquired, call, "acquired");
   float* in = p.operand.data();
   unpack(cb, tile, in, call);
-  const float start = func == ReduceFunc::sum ? 0.0f : -std::numeric_limits<float>::infinity();
-  auto combine = [func](float acc, float v) { return func == ReduceFunc::sum ? acc + v : std::max(acc, v); };
-  float* out = dst_tile(p, dst, call);
-  std::fill(out, out + kTileElems, 0.0f);
+  static const std::vector<float> kOnes(kTileElems, 1.0f);
   record_compute(fpu_call(tp().fpu_reduce_cycles * (func == ReduceFunc::sum ? phases() : 1.0)), false);
-  if (dim == ReduceDim::row) {
-    for (int r = 0; r < kTile; ++r) {
-      float acc = start;
-      for (int c = 0; c < kTile; ++c) acc = combine(acc, in[r * kTile + c]);
-      out[r * kTile] = acc;
-    }
-  } else if (dim == ReduceDim::col) {
-    for (int c = 0; c < kTile; ++c) {
-      float acc = start;
-      for (int r = 0; r < kTile; ++r) acc = combine(acc, in[r * kTile + c]);
-      out[c] = acc;
-    }
-  } else {
-    float acc = start;
-    for (int i = 0; i < kTileElems; ++i) acc = combine(acc, in[i]);
-    out[0] = acc;
-  }
+  reduce_with_scaler(func, dim, in, scaler ? scaler : kOnes.data(), dst_tile(p, dst, call));
 }
 
 void exp_tile(uint32_t dst) { unary(dst, "exp_tile", tp().sfpu_exp_cycles, [](float x) { return std::exp(x); }); }
@@ -347,7 +339,7 @@ void pack_tile(uint32_t dst, uint32_t id) {
   constexpr std::string_view call = "pack_tile";
   ProcessorRuntime& p = trisc(call);
   require_state(p, DstState::waited, call, "committed and waited on");
-  CbRuntime& cb = tile_cb(id, call);
+  CbRuntime& cb = tile_cb(id, call, true);
   if (cb.packed >= cb.reserved) {
     // Silicon's packer writes at the CB's write pointer whether or not the kernel reserved the
     // page (a published tt-metal example relies on it): a warning, a fault only when strict. Pages
@@ -364,10 +356,14 @@ void pack_tile(uint32_t dst, uint32_t id) {
          p.where(), cb.name());
   }
   const uint32_t address = cb.config->address + (cb.wr_page + cb.packed) * cb.config->page_bytes;
-  float ordered[kTileElems];
-  tilize_tile(dst_tile(p, dst, call), kTile, ordered);
   const uint32_t index = core_index(p.core->coord);
-  tt::pack_tile(cb.config->format, ordered, l1_bytes(index, address));
+  if (cb.config->integer != IntegerFormat::none) {
+    pack_word_tile(dst_tile(p, dst, call), l1_bytes(index, address));
+  } else {
+    float ordered[kTileElems];
+    tilize_tile(dst_tile(p, dst, call), kTile, ordered);
+    tt::pack_tile(cb.config->format, ordered, l1_bytes(index, address));
+  }
   chip().memory[index].written.mark(address, cb.config->page_bytes);
   ++cb.packed;
   record_compute(tp().pack_tile_cycles, false);

@@ -45,10 +45,12 @@ enum class BinaryOp { add, sub, mul };
 void binary_reuse_dest(BinaryOp op, bool dst_first, uint32_t cb, uint32_t tile, uint32_t dst);
 
 // DST[dst] = reduction of the tile: row reduces each row into column 0, col each column into
-// row 0, scalar everything into (0,0); the other elements are 0.
+// row 0, scalar everything into (0,0); the other elements are 0. `scaler` (a row-major 32x32 tile)
+// weighs the reduced elements as the FPU does (reduce_scaler.hpp); none is a tile of ones.
 enum class ReduceFunc { sum, max };
 enum class ReduceDim { row, col, scalar };
-void reduce_tile(ReduceFunc func, ReduceDim dim, uint32_t cb, uint32_t tile, uint32_t dst);
+void reduce_tile(ReduceFunc func, ReduceDim dim, uint32_t cb, uint32_t tile, uint32_t dst,
+                 const float* scaler = nullptr);
 
 // Elementwise, in place on DST[dst].
 void exp_tile(uint32_t dst);

@@ -1,8 +1,9 @@
 #pragma once
 // Reductions of a CB tile into DST[idst]: REDUCE_ROW reduces each row into column 0, REDUCE_COL each
 // column into row 0, REDUCE_SCALAR the whole tile into (0,0); the other elements are 0. The result
-// is multiplied by the scaler tile's first element (element (0,0)), as tt-metal kernels fill the
-// scaler: 1 for SUM and MAX, 1/N for AVG (SUM and AVG are the same op). The op and dimension come
+// is weighed by the scaler tile as the FPU weighs it, element by element of each face's row 0
+// (emu/reduce_scaler.hpp: a partial scaler masks columns or rows out; REDUCE_SCALAR applies it
+// twice; MAX keeps only its powers of two). SUM and AVG are the same op. The op and dimension come
 // from the template args or, as in older kernels, from the REDUCE_OP / REDUCE_DIM defines; the last
 // op init must be a reduce init of the same op and dimension, and reduce_uninit (or the older
 // reduce_revert_delta) must clear the packer's edge mask before other results are packed.
