@@ -455,7 +455,7 @@ void typecast(uint32_t dst, uint32_t formats) {
                                   : format == 5 ? emu::DstKind::bfloat16 : emu::DstKind::float32;
   };
   const std::optional<emu::DstKind> from = kind(in), to = kind(out);
-  if (!from || !to || !emu::typecast_word(*from, *to, 0.0f)) {
+  if (!from || !to || !emu::typecast_modelled(*from, *to)) {
     emu::raise(FaultKind::bad_call,
                "typecast_tile<{}, {}>: integer values in DST are modelled as Int32 and UInt32 words only, cast "
                "to and from float formats",

@@ -16,6 +16,7 @@ using format::kTile;
 
 float word_of(uint32_t bits) { return std::bit_cast<float>(bits); }
 uint32_t bits_of(float word) { return std::bit_cast<uint32_t>(word); }
+bool is_integer(DstKind kind) { return kind == DstKind::int32 || kind == DstKind::uint32; }
 
 // v (an integer, exact in a double) rounded to nearest even with `bits` significant bits
 double round_to_bits(double v, int bits) {
@@ -59,10 +60,12 @@ std::optional<DstKind> dst_kind_of_format(uint32_t data_format) {
   return std::nullopt;
 }
 
+bool typecast_modelled(DstKind from, DstKind to) { return !(is_integer(from) && is_integer(to)) || from == to; }
+
 std::optional<float> typecast_word(DstKind from, DstKind to, float word) {
-  const bool from_int = from == DstKind::int32 || from == DstKind::uint32;
-  const bool to_int = to == DstKind::int32 || to == DstKind::uint32;
-  if (from_int && to_int) return from == to ? std::optional<float>(word) : std::nullopt;
+  if (!typecast_modelled(from, to)) return std::nullopt;
+  const bool from_int = is_integer(from), to_int = is_integer(to);
+  if (from_int && to_int) return word;
   if (!from_int && !to_int) return to == DstKind::bfloat16 ? round_to_bf16(word) : word;
   if (from_int) {
     const uint32_t bits = bits_of(word);

@@ -30,7 +30,8 @@ std::optional<DstKind> dst_kind_of_format(uint32_t data_format);  // Float32, Fl
 //   float -> Int32:  truncation toward zero, saturating at INT32_MIN and INT32_MAX;
 //   integer -> Float32 / Float16_b: the integer rounded once, to nearest even, into the format;
 //   Float32 -> Float16_b: rounded to nearest even; Float16_b -> Float32: unchanged.
-// Int32 <-> UInt32 has no SFPU typecast: nullopt.
+// Int32 <-> UInt32 has no SFPU typecast (typecast_modelled is false): nullopt.
+bool typecast_modelled(DstKind from, DstKind to);
 std::optional<float> typecast_word(DstKind from, DstKind to, float word);
 
 }  // namespace ditmk::tt::emu
