@@ -2,6 +2,7 @@
 banks and height- or width-sharded over a row of cores, read by kernels that take those addresses as runtime
 args (tests/tt_dialect/l1_kernels), and written to DRAM."""
 import numpy as np
+import pytest
 
 import ditmk.ttnn as ttnn
 from ttnn_programs import SOURCE, bf16
@@ -73,6 +74,50 @@ def test_a_width_sharded_tensor_lies_on_its_cores_by_columns(device):
     ttnn.generic_op([src, dst], ttnn.ProgramDescriptor(kernels=[kernel], cbs=[tile_cb(one_core())]))
     np.testing.assert_array_equal(dst.to_numpy(), bf16(values))
     np.testing.assert_array_equal(src.to_numpy(), bf16(values))
+
+
+def test_an_nd_sharded_tensor_lies_on_its_cores_shard_by_shard(device):
+    """NdShardSpec [2, 32, 64] on 2 x 96 x 128: 3 x 2 shards, row-major over that grid, shard k on core
+    k, each holding its 2 x 32 x 64 block (rows of both batches) as tiles in row-major order; gathering
+    the shards' pages in core order gives those blocks stacked, and TensorAccessor finds each tile."""
+    cores = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(5, 0))])
+    sharded = ttnn.MemoryConfig(ttnn.BufferType.L1, ttnn.NdShardSpec(ttnn.Shape([2, 32, 64]), cores))
+    assert sharded.memory_layout == ttnn.TensorMemoryLayout.ND_SHARDED and sharded.shard_spec is None
+    values = np.random.default_rng(8).standard_normal((2, 96, 128)).astype(np.float32)
+    src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,
+                          memory_config=sharded)
+    assert src.memory_config().nd_shard_spec.shard_shape == [2, 32, 64]
+    gathered = ttnn.allocate_tensor_on_device(ttnn.Shape([6 * 2 * 32, 64]), ttnn.bfloat16, ttnn.TILE_LAYOUT, device)
+    args = ttnn.RuntimeArgs()
+    args[0][0] = [src.buffer_address(), gathered.buffer_address(), 4, 6] + [v for x in range(6) for v in (x, 0)]
+    kernel = ttnn.KernelDescriptor(kernel_source=str(L1_KERNELS / "gather_shards.cpp"), core_ranges=one_core(),
+                                   runtime_args=args, config=ttnn.ReaderConfigDescriptor())
+    ttnn.generic_op([src, gathered], ttnn.ProgramDescriptor(kernels=[kernel], cbs=[tile_cb(one_core())]))
+    blocks = [values[:, r * 32:(r + 1) * 32, c * 64:(c + 1) * 64].reshape(64, 64) for r in range(3) for c in range(2)]
+    np.testing.assert_array_equal(gathered.to_numpy(), bf16(np.concatenate(blocks)))
+    # the accessor's words: sharded in L1, rank 3, 6 banks, the tensor's and a shard's extents in pages
+    words = ttnn.TensorAccessorArgs(src).get_compile_time_args()
+    assert words[:10] == [1, 2048, 3, 6, 2, 3, 4, 2, 1, 2]
+    flat = ttnn.allocate_tensor_on_device(ttnn.Shape([2, 96, 128]), ttnn.bfloat16, ttnn.TILE_LAYOUT, device)
+    args = ttnn.RuntimeArgs()
+    args[0][0] = [src.buffer_address(), flat.buffer_address(), 24, 0]
+    kernel = ttnn.KernelDescriptor(kernel_source=str(L1_KERNELS / "copy_pages.cpp"), core_ranges=one_core(),
+                                   compile_time_args=words + ttnn.TensorAccessorArgs(flat).get_compile_time_args(),
+                                   runtime_args=args, config=ttnn.ReaderConfigDescriptor())
+    ttnn.generic_op([src, flat], ttnn.ProgramDescriptor(kernels=[kernel], cbs=[tile_cb(one_core())]))
+    np.testing.assert_array_equal(flat.to_numpy(), bf16(values))
+
+
+def test_nd_shard_specs_the_chip_does_not_hold_are_refused(device):
+    cores = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(1, 0))])
+    values = np.zeros((2, 64, 64), dtype=np.float32)
+    cases = [([1, 48, 64], "does not cut the tensor"),        # uneven: a partial last shard
+             ([1, 32, 64], "4 ND shards on 2 cores")]         # round-robin, two shards a core
+    for shard, message in cases:
+        sharded = ttnn.MemoryConfig(ttnn.BufferType.L1, ttnn.NdShardSpec(ttnn.Shape(shard), cores))
+        with pytest.raises(Exception, match=message):
+            ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,
+                            memory_config=sharded)
 
 
 # Each shard core publishes its shard (the CB the shard backs) and writes its pages to DRAM.

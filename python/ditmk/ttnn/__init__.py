@@ -23,7 +23,8 @@ from ._tensor import (Shape, StorageType, Tensor, TensorSpec, allocate_tensor_on
 from ._tensor_accessor import TensorAccessorArgs
 from ._types import (BufferType, DataType, DRAM_MEMORY_CONFIG, L1_BLOCK_SHARDED_MEMORY_CONFIG,
                      L1_HEIGHT_SHARDED_MEMORY_CONFIG, L1_MEMORY_CONFIG, L1_WIDTH_SHARDED_MEMORY_CONFIG, Layout,
-                     MathFidelity, MemoryConfig, ROW_MAJOR_LAYOUT, ShardMode, ShardOrientation, ShardSpec, TILE_LAYOUT,
+                     MathFidelity, MemoryConfig, NdShardSpec, ROW_MAJOR_LAYOUT, ShardDistributionStrategy, ShardMode,
+                     ShardOrientation, ShardSpec, TILE_LAYOUT,
                      TILE_SIZE, TensorMemoryLayout, UnpackToDestMode, bfloat4_b, bfloat8_b, bfloat16, float32, int32,
                      uint8, uint16, uint32)
 

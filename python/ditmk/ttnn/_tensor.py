@@ -13,8 +13,8 @@ import numpy as np
 from .. import _ditmk
 from . import _device
 from ._errors import not_modelled
-from ._types import (BufferType, DataType, DRAM_MEMORY_CONFIG, Layout, MemoryConfig, ShardOrientation,
-                     TensorMemoryLayout)
+from ._types import (BufferType, DataType, DRAM_MEMORY_CONFIG, Layout, MemoryConfig, ShardDistributionStrategy,
+                     ShardOrientation, TensorMemoryLayout)
 
 # bytes of one 32x32 tile and of one row-major element, per data type
 TILE_BYTES = {DataType.BFLOAT16: 2048, DataType.FLOAT32: 4096, DataType.UINT32: 4096, DataType.BFLOAT8_B: 1088,
@@ -114,7 +114,7 @@ class _Placement:
         self.page_size = _page_size(dtype, layout, shape)
         self.cores = None
         self.shard_size = None
-        self.page_grid = None  # sharded by width: (the tensor's extents in pages, a shard's)
+        self.page_grid = None  # sharded by width or ND: (the tensor's extents in pages, a shard's)
         mc = memory_config
         if mc.buffer_type == BufferType.DRAM:
             if mc.is_sharded():
@@ -136,6 +136,8 @@ class _Placement:
         self.address = device._allocate(self.pool, bank_bytes)
 
     def _shard(self, dtype, layout, shape, mc):
+        if mc.nd_shard_spec is not None:
+            return self._shard_nd(dtype, layout, shape, mc.nd_shard_spec)
         spec = mc.shard_spec
         if spec is None:
             raise ValueError("a sharded memory config needs a shard_spec (ttnn.MemoryConfig(layout, L1, ShardSpec(...)))")
@@ -188,6 +190,38 @@ class _Placement:
             self.page_size = width * ELEMENT_BYTES[dtype]
             self.page_grid = ([rows, shards], [rows, 1])
             self.shard_size = height * width * ELEMENT_BYTES[dtype]
+        self.cores = spec.grid
+
+    def _shard_nd(self, dtype, layout, shape, spec):
+        """ND_SHARDED: the tensor cut into whole shards of spec.shard_shape, the shards row-major over
+        the grid of shards, shard k on the k-th core of the grid in row-major order; a tile tensor's
+        page is a tile, a row-major tensor's a shard's width of a row. Its page grid is the tensor's
+        extents in pages and a shard's, one per dim."""
+        if spec.orientation != ShardOrientation.ROW_MAJOR:
+            raise not_modelled("ShardOrientation.COL_MAJOR", "shards go to the grid's cores in row-major order")
+        if spec.shard_distribution_strategy != ShardDistributionStrategy.ROUND_ROBIN_1D:
+            raise not_modelled(f"ShardDistributionStrategy.{spec.shard_distribution_strategy.name}",
+                               "shards go to the grid's cores one after another (ROUND_ROBIN_1D)")
+        shard = spec.shard_shape
+        if len(shard) != len(shape):
+            raise ValueError(f"ND_SHARDED: shard_shape {shard} has rank {len(shard)}, the tensor {list(shape)} "
+                             f"rank {len(shape)}")
+        if any(t % s for t, s in zip(shape, shard)):
+            raise not_modelled(f"an ND shard_shape {shard} that does not cut the tensor {list(shape)} evenly",
+                               "the emulated chip's shards are whole")
+        shards = int(np.prod([t // s for t, s in zip(shape, shard)]))
+        if shards > spec.grid.num_cores():
+            raise not_modelled(f"{shards} ND shards on {spec.grid.num_cores()} cores",
+                               "each core holds one shard (round-robin over fewer cores is not modelled)")
+        if layout == Layout.TILE:
+            if shard[-1] % 32 or shard[-2] % 32:
+                raise ValueError(f"ND_SHARDED: shard_shape {shard} is not whole tiles in its last two dims")
+            self.page_grid = ([*shape[:-2], shape[-2] // 32, shape[-1] // 32],
+                              [*shard[:-2], shard[-2] // 32, shard[-1] // 32])
+        else:
+            self.page_size = shard[-1] * ELEMENT_BYTES[dtype]
+            self.page_grid = ([*shape[:-1], shape[-1] // shard[-1]], [*shard[:-1], 1])
+        self.shard_size = int(np.prod(self.page_grid[1])) * self.page_size
         self.cores = spec.grid
 
 

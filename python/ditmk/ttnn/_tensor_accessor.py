@@ -8,8 +8,8 @@ from ._errors import not_modelled
 def compile_time_args_of(tensor):
     """The words TensorAccessorArgs(tensor) appends: interleaved [args_config, aligned page]; a
     height-sharded tensor as the descriptor lays it out (a run of pages cut into shards, shard k on
-    the k-th of its cores in row-major order: rank 1, one bank per core); a width-sharded one by its
-    grid of pages (rank 2: rows of pages, and a shard's)."""
+    the k-th of its cores in row-major order: rank 1, one bank per core); a width- or ND-sharded one by
+    its grid of pages (rank 2 for width: rows of pages, and a shard's; the tensor's rank for ND)."""
     p = tensor._on_device("TensorAccessorArgs")
     if p.memory != "l1_sharded":
         return _accessor.compile_time_args(p.memory == "dram_interleaved", p.page_size)

@@ -60,6 +60,7 @@ class TensorMemoryLayout(enum.Enum):
     HEIGHT_SHARDED = 2
     WIDTH_SHARDED = 3
     BLOCK_SHARDED = 4
+    ND_SHARDED = 5
 
 
 class BufferType(enum.Enum):
@@ -78,6 +79,11 @@ class ShardOrientation(enum.Enum):
 class ShardMode(enum.Enum):
     PHYSICAL = 0
     LOGICAL = 1
+
+
+class ShardDistributionStrategy(enum.Enum):
+    ROUND_ROBIN_1D = 0
+    GRID_2D = 1
 
 
 class MathFidelity(enum.Enum):
@@ -122,33 +128,81 @@ class ShardSpec:
         return f"ShardSpec(grid={self.grid!r}, shape={self.shape}, orientation={self.orientation.name})"
 
 
-class MemoryConfig:
-    """ttnn.MemoryConfig(memory_layout=INTERLEAVED, buffer_type=DRAM, shard_spec=None)."""
+class NdShardSpec:
+    """ttnn.NdShardSpec(shard_shape, grid, orientation=ROW_MAJOR, shard_distribution_strategy=ROUND_ROBIN_1D):
+    the tensor cut into shards of shard_shape (elements, one extent per dim of the tensor), the shards
+    in row-major order over the grid of shards, shard k on the k-th core of `grid`."""
 
-    def __init__(self, memory_layout=TensorMemoryLayout.INTERLEAVED, buffer_type=BufferType.DRAM, shard_spec=None):
+    def __init__(self, shard_shape, grid, orientation=ShardOrientation.ROW_MAJOR,
+                 shard_distribution_strategy=ShardDistributionStrategy.ROUND_ROBIN_1D):
+        from ._cores import CoreRangeSet
+
+        if not isinstance(grid, CoreRangeSet):
+            raise TypeError(f"NdShardSpec: grid must be a ttnn.CoreRangeSet, not {type(grid).__name__}")
+        self.shard_shape = [int(d) for d in shard_shape]
+        if not self.shard_shape or any(d <= 0 for d in self.shard_shape):
+            raise ValueError(f"NdShardSpec: shard_shape {self.shard_shape} needs positive extents")
+        self.grid = grid
+        self.orientation = ShardOrientation(orientation)
+        self.shard_distribution_strategy = ShardDistributionStrategy(shard_distribution_strategy)
+
+    def num_cores(self):
+        return self.grid.num_cores()
+
+    def __eq__(self, other):
+        return isinstance(other, NdShardSpec) and (
+            self.shard_shape, self.grid, self.orientation, self.shard_distribution_strategy) == (
+            other.shard_shape, other.grid, other.orientation, other.shard_distribution_strategy)
+
+    def __repr__(self):
+        return (f"NdShardSpec(shard_shape={self.shard_shape}, grid={self.grid!r}, orientation={self.orientation.name}, "
+                f"shard_distribution_strategy={self.shard_distribution_strategy.name})")
+
+
+class MemoryConfig:
+    """ttnn.MemoryConfig(memory_layout=INTERLEAVED, buffer_type=DRAM, shard_spec=None), or
+    ttnn.MemoryConfig(buffer_type, nd_shard_spec): an ND-sharded config, whose memory_layout is
+    ND_SHARDED (ttnn also fills in a 2-D shard_spec and HEIGHT/WIDTH/BLOCK_SHARDED where the ND spec
+    has a 2-D equivalent; ditmk.ttnn does not, docs/python.md)."""
+
+    def __init__(self, memory_layout=TensorMemoryLayout.INTERLEAVED, buffer_type=BufferType.DRAM, shard_spec=None,
+                 nd_shard_spec=None):
+        if isinstance(memory_layout, BufferType):  # the (buffer_type, nd_shard_spec) form
+            memory_layout, buffer_type, nd_shard_spec = TensorMemoryLayout.ND_SHARDED, memory_layout, buffer_type
+            if not isinstance(nd_shard_spec, NdShardSpec):
+                raise TypeError("MemoryConfig(buffer_type, nd_shard_spec): nd_shard_spec must be a ttnn.NdShardSpec, "
+                                f"not {type(nd_shard_spec).__name__}")
         self.memory_layout = TensorMemoryLayout(memory_layout)
         self.buffer_type = BufferType(buffer_type)
         self.shard_spec = shard_spec
+        self._nd_shard_spec = nd_shard_spec
         if self.buffer_type not in (BufferType.DRAM, BufferType.L1):
             raise not_modelled(f"ttnn.BufferType.{self.buffer_type.name}", "tensors live in DRAM or L1")
+        if (self.memory_layout == TensorMemoryLayout.ND_SHARDED) != (nd_shard_spec is not None):
+            raise ValueError("MemoryConfig: an ND_SHARDED memory layout comes with an nd_shard_spec, and only it")
 
     def is_sharded(self):
         return self.memory_layout != TensorMemoryLayout.INTERLEAVED
 
     @property
     def nd_shard_spec(self):
-        return None
+        return self._nd_shard_spec
+
+    def created_with_nd_shard_spec(self):
+        return self._nd_shard_spec is not None
 
     def __eq__(self, other):
-        return isinstance(other, MemoryConfig) and (self.memory_layout, self.buffer_type, self.shard_spec) == (
-            other.memory_layout, other.buffer_type, other.shard_spec)
+        return isinstance(other, MemoryConfig) and (
+            self.memory_layout, self.buffer_type, self.shard_spec, self._nd_shard_spec) == (
+            other.memory_layout, other.buffer_type, other.shard_spec, other._nd_shard_spec)
 
     def __hash__(self):
         return hash((self.memory_layout, self.buffer_type))
 
     def __repr__(self):
+        nd = f", nd_shard_spec={self._nd_shard_spec!r}" if self._nd_shard_spec is not None else ""
         return (f"MemoryConfig(memory_layout={self.memory_layout}, buffer_type={self.buffer_type}, "
-                f"shard_spec={self.shard_spec!r})")
+                f"shard_spec={self.shard_spec!r}{nd})")
 
 
 DRAM_MEMORY_CONFIG = MemoryConfig(TensorMemoryLayout.INTERLEAVED, BufferType.DRAM)

@@ -74,10 +74,16 @@ def untilize_sharded_uneven(src, dst):
 def check_untilize_of_height_shards(device, program, shape, shard_rows, ncores, seed):
     """Untilizes a height-sharded tile tensor on cores (0..ncores-1, 0) into DRAM rows with `program`,
     which must use all ncores; the rows must be the input's values exactly."""
-    values = np.random.default_rng(seed).uniform(-4.0, 4.0, size=shape).astype(np.float32)
     grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(ncores - 1, 0))])
     memory = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1,
                                ttnn.ShardSpec(grid, [shard_rows, shape[-1]], ttnn.ShardOrientation.ROW_MAJOR))
+    check_untilize_of_shards(device, program, shape, memory, ncores, seed)
+
+
+def check_untilize_of_shards(device, program, shape, memory, ncores, seed):
+    """Untilizes a tile tensor sharded as `memory` says into DRAM rows with `program`, which must use
+    ncores cores; the rows must be the input's values exactly."""
+    values = np.random.default_rng(seed).uniform(-4.0, 4.0, size=shape).astype(np.float32)
     src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device, memory_config=memory)
     dst = ttnn.allocate_tensor_on_device(ttnn.Shape(values.shape), ttnn.bfloat16, ttnn.ROW_MAJOR_LAYOUT, device,
                                          ttnn.DRAM_MEMORY_CONFIG)  # fmt: skip
@@ -104,21 +110,28 @@ def untilize_nd_shard_input(src, dst):
     block is a shard-wide tile row; each core's block count is its shards' tile rows inside the tensor;
     the ND-sharded block reader, untilize_variable_num_blocks_metal2.cpp and the ND-shard writer,
     which walks the input's shard pages (tensor src) to place each block of the interleaved output.
-    ttnn picks this factory for an input with an ND shard spec and no 2-D one; ditmk.ttnn has no ND
-    shard specs, so the input here is height sharded, one shard a core, which is the same
-    distribution (and the same args) as an ND shard spec of shape [shard height, width] on that grid."""
-    spec = src.memory_config().shard_spec
-    shard_h, shard_w = spec.shape
+    ttnn picks this factory for an input with an ND shard spec and no 2-D one (ND_SHARDED); a
+    height-sharded input, one shard a core, has the same distribution and args as an ND shard spec of
+    [shard height, width], which lets its last shard be partial (ND shards here are whole)."""
+    mc = src.memory_config()
     width = src.padded_shape[-1]
     height = int(np.prod(src.padded_shape)) // width
-    num_shards = ceil_div(height, shard_h) * ceil_div(width, shard_w)
-    cores = corerange_to_cores(spec.grid, row_wise=True)[:num_shards]
+    if mc.nd_shard_spec is not None:
+        shard, grid = mc.nd_shard_spec.shard_shape, mc.nd_shard_spec.grid
+        shard_h, shard_w = int(np.prod(shard[:-1])), shard[-1]
+        num_shards = int(np.prod([ceil_div(t, s) for t, s in zip(src.padded_shape, shard)]))
+    else:
+        (shard_h, shard_w), grid = mc.shard_spec.shape, mc.shard_spec.grid
+        num_shards = ceil_div(height, shard_h) * ceil_div(width, shard_w)
+    cores = corerange_to_cores(grid, row_wise=True)[:num_shards]
     tiles_per_block = shard_w // TILE
     blocks_per_shard = shard_h // TILE
     entries = tiles_per_block if blocks_per_shard == 1 else 2 * tiles_per_block
     reader_rt, writer_rt, compute_rt = ttnn.RuntimeArgs(), ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
     for i, core in enumerate(cores):
+        # a shard's tile rows inside the tensor: all of them but in a partial last row of 2-D shards
         blocks = sum(min(blocks_per_shard, max(0, height // TILE - (s // ceil_div(width, shard_w)) * blocks_per_shard))
+                     if mc.nd_shard_spec is None else blocks_per_shard
                      for s in range(i, num_shards, len(cores)))  # fmt: skip
         reader_rt[core.x][core.y] = [i]
         writer_rt[core.x][core.y] = [i]
@@ -150,3 +163,16 @@ def untilize_nd_shard_input(src, dst):
 def test_untilize_nd_shard_input(device, shape, shard_rows, ncores):
     """160 rows in shards of 64 on 3 cores (the last shard partial), 2 x 64 rows one tile row a core."""
     check_untilize_of_height_shards(device, untilize_nd_shard_input, shape, shard_rows, ncores, 14)
+
+
+@pytest.mark.parametrize("shape,shard_shape,ncores", [((2, 64, 128), (1, 64, 64), 4), ((3, 2, 32, 64), (1, 2, 32, 32), 6),
+                                                      ((2, 96, 64), (2, 32, 64), 3)],
+                         ids=["batch-by-half-width", "rank-4-half-width", "two-batches-a-shard"])  # fmt: skip
+def test_untilize_nd_shard_input_nd_spec(device, shape, shard_shape, ncores):
+    """The input as the factory is chosen for: an ND shard spec (MemoryConfig(L1, NdShardSpec)) with no
+    2-D equivalent. [1, 64, 64] cuts 2 x 64 x 128 into 4 shards (batch by half width); the last, [2, 32,
+    64] on 2 x 96 x 64, puts rows of both batches in each shard, so a shard's rows are not contiguous."""
+    grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(ncores - 1, 0))])
+    memory = ttnn.MemoryConfig(ttnn.BufferType.L1, ttnn.NdShardSpec(ttnn.Shape(list(shard_shape)), grid))
+    assert memory.memory_layout == ttnn.TensorMemoryLayout.ND_SHARDED
+    check_untilize_of_shards(device, untilize_nd_shard_input, shape, memory, ncores, 15)
