@@ -120,6 +120,23 @@ def test_nd_shard_specs_the_chip_does_not_hold_are_refused(device):
                             memory_config=sharded)
 
 
+def test_dram_shards_the_chip_does_not_hold_are_refused(device):
+    values = np.zeros((128, 64), dtype=np.float32)
+
+    def dram(layout_kind, first_bank, last_bank, shard):
+        banks = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(first_bank, 0), ttnn.CoreCoord(last_bank, 0))])
+        return ttnn.MemoryConfig(layout_kind, ttnn.BufferType.DRAM,
+                                 ttnn.ShardSpec(banks, shard, ttnn.ShardOrientation.ROW_MAJOR))
+
+    cases = [(ttnn.TILE_LAYOUT, dram(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, 1, 4, [32, 64]),
+              "DRAM shards go to banks 0..n-1"),  # not the first banks
+             (ttnn.ROW_MAJOR_LAYOUT, dram(ttnn.TensorMemoryLayout.WIDTH_SHARDED, 0, 3, [128, 16]),
+              "whole 64 B units")]  # pages of 32 B  # fmt: skip
+    for layout, memory, message in cases:
+        with pytest.raises(Exception, match=message):
+            ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=layout, device=device, memory_config=memory)
+
+
 # Each shard core publishes its shard (the CB the shard backs) and writes its pages to DRAM.
 SHARD_TO_DRAM = """
 #include "api/dataflow/dataflow_api.h"

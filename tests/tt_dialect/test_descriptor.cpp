@@ -711,9 +711,29 @@ TEST_F(Descriptor, BadShardsAreRefused) {
   expect_refused([](Json& j) { j["tensors"][2]["shard_size"] = 5000; }, "tensors[2].shard_size",
                  "5000 is not a positive multiple of the page_size 2048");
   expect_refused([](Json& j) { j["tensors"][0]["cores"] = {range(0, 0, 0, 0)}; }, "tensors[0].cores",
-                 "only an l1_sharded tensor has cores");
+                 "only an l1_sharded or dram_sharded tensor has cores");
   expect_refused([](Json& j) { j["tensors"][0]["shard_size"] = 2048; }, "tensors[0].shard_size",
-                 "only an l1_sharded tensor has shard_size");
+                 "only an l1_sharded or dram_sharded tensor has shard_size");
+}
+
+TEST_F(Descriptor, DramShardsLieOnTheFirstBanks) {
+  auto dram_sharded = [](Json cores, Json page_size) {
+    return [=](Json& j) {
+      j["cbs"][2].erase("tensor");  // a DRAM tensor backs no CB
+      j["tensors"][2]["memory"] = "dram_sharded";
+      j["tensors"][2]["cores"] = cores;
+      if (!page_size.is_null()) j["tensors"][2]["page_size"] = page_size;
+    };
+  };
+  Json json = valid_descriptor();
+  dram_sharded({range(0, 0, 3, 0)}, nullptr)(json);
+  const ProgramDescriptor d = read(json);
+  EXPECT_EQ(d.tensors[2].memory, TensorMemory::dram_sharded);
+  expect_refused(dram_sharded({range(1, 0, 4, 0)}, nullptr), "tensors[2].cores",
+                 "a dram_sharded tensor's cores are DRAM banks 0..n-1 as (bank, 0), n <= 8; (1, 0) is not bank 0");
+  expect_refused(dram_sharded({range(0, 0, 8, 0)}, nullptr), "tensors[2].cores", "(8, 0) is not bank 8");
+  expect_refused(dram_sharded({range(0, 0, 3, 0)}, 32), "tensors[2].page_size",
+                 "a dram_sharded tensor's page_size 32 is not a multiple of 64 B");
 }
 
 TEST_F(Descriptor, ShardedTensorsTakeAPageGrid) {
@@ -738,7 +758,7 @@ TEST_F(Descriptor, ShardedTensorsTakeAPageGrid) {
   expect_refused(with({1, 8}, {1, 1}), "tensors[2].shard_pages", "1 pages of 2048 B are not the shard_size 4096");
   expect_refused(with({1, 8}, {1, 0}), "tensors[2].shard_pages[1]", "an extent in pages is positive");
   expect_refused([](Json& j) { j["tensors"][0]["tensor_pages"] = {8}; }, "tensors[0].tensor_pages",
-                 "only an l1_sharded tensor has tensor_pages");
+                 "only an l1_sharded or dram_sharded tensor has tensor_pages");
 }
 
 TEST(ShardOrder, PagesGoToTheirShardsAndBack) {
@@ -762,8 +782,9 @@ TEST(ShardOrder, PagesGoToTheirShardsAndBack) {
 }
 
 TEST_F(Descriptor, UnknownMemoryAndLayoutAreRefused) {
-  expect_refused([](Json& j) { j["tensors"][0]["memory"] = "dram_sharded"; }, "tensors[0].memory",
-                 "expected one of \"dram_interleaved\", \"l1_interleaved\", \"l1_sharded\", got \"dram_sharded\"");
+  expect_refused([](Json& j) { j["tensors"][0]["memory"] = "dram_banked"; }, "tensors[0].memory",
+                 "expected one of \"dram_interleaved\", \"l1_interleaved\", \"l1_sharded\", \"dram_sharded\", "
+                 "got \"dram_banked\"");
   expect_refused([](Json& j) { j["tensors"][0]["layout"] = "TILE"; }, "tensors[0].layout",
                  "expected one of \"tile\", \"row_major\", got \"TILE\"");
   expect_refused([](Json& j) { j["tensors"][3]["data_format"] = "bfloat8_b"; }, "tensors[3].data_format",

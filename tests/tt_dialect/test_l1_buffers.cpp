@@ -256,13 +256,13 @@ TEST(L1Buffers, DescriptorRefusalsNameTheField) {
   ordered_json program = copy_program(tensor("src", "l1_banked", 32, 32), tensor("dst", "dram_interleaved", 32, 32), 1, 0);
   std::string error = refusal(program);
   EXPECT_NE(error.find("program.json: tensors[0].memory: expected one of \"dram_interleaved\", \"l1_interleaved\", "
-                       "\"l1_sharded\", got \"l1_banked\""),
+                       "\"l1_sharded\", \"dram_sharded\", got \"l1_banked\""),
             std::string::npos)
       << error;
   program["tensors"][0]["memory"] = "l1_interleaved";
   program["tensors"][0]["cores"] = one_core();
   error = refusal(program);
-  EXPECT_NE(error.find("program.json: tensors[0].cores: only an l1_sharded tensor has cores"), std::string::npos) << error;
+  EXPECT_NE(error.find("program.json: tensors[0].cores: only an l1_sharded or dram_sharded tensor has cores"), std::string::npos) << error;
   program["tensors"][0].erase("cores");
   program["tensors"][0]["shape"] = {32 * 110, 32 * 1024};  // 1024 bf16 tiles in every bank: 2 MiB
   error = refusal(program);

@@ -116,9 +116,13 @@ class _Placement:
         self.shard_size = None
         self.page_grid = None  # sharded by width or ND: (the tensor's extents in pages, a shard's)
         mc = memory_config
-        if mc.buffer_type == BufferType.DRAM:
-            if mc.is_sharded():
-                raise not_modelled("DRAM-sharded tensors", "DRAM tensors are interleaved")
+        if mc.buffer_type == BufferType.DRAM and mc.is_sharded():
+            self.memory = "dram_sharded"
+            self._shard(dtype, layout, shape, mc)
+            self._check_dram_shards()
+            bank_bytes = self.shard_size
+            self.pool = "dram"
+        elif mc.buffer_type == BufferType.DRAM:
             self.memory = "dram_interleaved"
             pages = nbytes // self.page_size
             bank_bytes = -(-pages // _device.DRAM_BANKS) * _device._align(self.page_size, _device.DRAM_ALIGNMENT)
@@ -134,6 +138,19 @@ class _Placement:
             bank_bytes = self.shard_size
             self.pool = "l1"
         self.address = device._allocate(self.pool, bank_bytes)
+
+    def _check_dram_shards(self):
+        """A DRAM shard spec's grid is the DRAM banks (device.dram_grid_size(): x a bank, y 0); here shard k
+        goes to bank k, so the grid must be banks 0..n-1, and a shard's pages lie back to back, so they
+        must be whole DRAM alignment units."""
+        banks = sorted(self.cores.cores(), key=lambda c: (c.y, c.x))
+        if any(c.y != 0 or c.x != k for k, c in enumerate(banks)) or len(banks) > _device.DRAM_BANKS:
+            raise not_modelled(f"DRAM shards on the banks {[(c.x, c.y) for c in banks]}",
+                               f"DRAM shards go to banks 0..n-1 (a grid from (0, 0) to (n - 1, 0), n <= "
+                               f"{_device.DRAM_BANKS})")
+        if self.page_size % _device.DRAM_ALIGNMENT:
+            raise not_modelled(f"DRAM-sharded pages of {self.page_size} B",
+                               f"a DRAM shard's pages are whole {_device.DRAM_ALIGNMENT} B units")
 
     def _shard(self, dtype, layout, shape, mc):
         if mc.nd_shard_spec is not None:
@@ -340,7 +357,7 @@ class Tensor:
         entry = {"name": self._name, "memory": p.memory, "layout": _layout_name(self._layout),
                  "data_format": self._dtype.device_name, "shape": list(self._shape), "page_size": p.page_size,
                  "address": p.address}
-        if p.memory == "l1_sharded":
+        if p.memory in ("l1_sharded", "dram_sharded"):
             entry["cores"] = [{"start": [r.start.x, r.start.y], "end": [r.end.x, r.end.y]} for r in p.cores.ranges()]
             entry["shard_size"] = p.shard_size
             if p.page_grid is not None:

@@ -11,7 +11,7 @@ def compile_time_args_of(tensor):
     the k-th of its cores in row-major order: rank 1, one bank per core); a width- or ND-sharded one by
     its grid of pages (rank 2 for width: rows of pages, and a shard's; the tensor's rank for ND)."""
     p = tensor._on_device("TensorAccessorArgs")
-    if p.memory != "l1_sharded":
+    if p.memory not in ("l1_sharded", "dram_sharded"):
         return _accessor.compile_time_args(p.memory == "dram_interleaved", p.page_size)
     cores = sorted(p.cores.cores(), key=lambda c: (c.y, c.x))
     if p.page_grid is not None:
@@ -19,7 +19,7 @@ def compile_time_args_of(tensor):
     else:
         tensor_shape, shard_shape = [-(-tensor._nbytes() // p.page_size)], [p.shard_size // p.page_size]
     shard = {"tensor_shape": tensor_shape, "shard_shape": shard_shape, "cores": [(c.x, c.y) for c in cores]}
-    return _accessor.compile_time_args(False, p.page_size, shard)
+    return _accessor.compile_time_args(p.memory == "dram_sharded", p.page_size, shard)
 
 
 class TensorAccessorArgs:

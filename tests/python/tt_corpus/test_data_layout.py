@@ -766,15 +766,26 @@ def test_sharded_to_interleaved(device, layout):
 
 def _interleaved_to_sharded_program(src, dst):
     """InterleavedToShardedProgramFactory::create_descriptor (interleaved_to_sharded_program_factory.cpp),
-    one dtype, a height-sharded L1 output: the output's shard backs c_0 on each shard core, the
+    one dtype, a height-sharded output. In L1 the output's shard backs c_0 on each shard core, the
     reader fills it from the interleaved input (tiles by tile id; rows by stick id, the aligned path
     as the rows here are whole and 64 B multiples) and writer_unary_sharded.cpp only waits for the
-    pages. Blackhole also gets the scratch CB c_1 the unaligned row path would use (4 pages of the
-    unit plus 64 B)."""
+    pages. In DRAM the shard grid is the banks: a worker core per shard fills an unbound c_0 (pages
+    aligned to DRAM's 64 B) and writer_unary_sharded_blocks_start_id.cpp (tiles) or
+    writer_unary_sharded_stick_layout_start_id.cpp (rows) writes it through the output's
+    TensorAccessor by page id. Blackhole also gets the scratch CB c_1 the unaligned row path would use
+    (4 pages of the unit plus 64 B)."""
     spec = dst.memory_config().shard_spec
     shard_h, shard_w = spec.shape
     tiled = src.layout == ttnn.TILE_LAYOUT
+    in_dram = dst.memory_config().buffer_type == ttnn.BufferType.DRAM
+    # ttnn's worker cores for DRAM shards are each bank's nearest worker
+    # (get_optimal_worker_cores_for_sharded_tensor); the emulator's DRAM is as near to every core, so
+    # the first cores of row 0 stand in for them, one a bank
     cores = _cores_of(spec.grid)
+    grid = spec.grid
+    if in_dram:
+        grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(len(cores) - 1, 0))])
+        cores = _cores_of(grid)
     rows = int(np.prod(src.shape[:-1]))
     if tiled:
         unit, units_h, units_w = 2048, shard_h // 32, shard_w // 32
@@ -784,11 +795,12 @@ def _interleaved_to_sharded_program(src, dst):
         units_per_row, height_units = src.shape[-1] * 2, rows
     per_shard = units_h * units_w
     last_h = units_h - (-(-height_units // units_h) * units_h - height_units)
-    out_page = -(-unit // 16) * 16
+    out_page = -(-unit // (64 if in_dram else 16)) * (64 if in_dram else 16)  # the output buffer's alignment
     scratch_page = -(-(unit + 64) // 64) * 64
-    cbs = [ttnn.CBDescriptor(total_size=per_shard * out_page, core_ranges=spec.grid,
-                             format_descriptors=[ttnn.CBFormatDescriptor(0, dst.dtype, out_page)], buffer=dst),
-           _cb(1, src.dtype, scratch_page, 4, spec.grid)]
+    cbs = [ttnn.CBDescriptor(total_size=per_shard * out_page, core_ranges=grid,
+                             format_descriptors=[ttnn.CBFormatDescriptor(0, dst.dtype, out_page)],
+                             buffer=None if in_dram else dst),
+           _cb(1, src.dtype, scratch_page, 4, grid)]
     reader_args, writer_args = ttnn.RuntimeArgs(), ttnn.RuntimeArgs()
     idx_h = idx_w = 0
     for i, core in enumerate(cores):
@@ -797,6 +809,8 @@ def _interleaved_to_sharded_program(src, dst):
         if tiled:
             reader_args[core.x][core.y] = [src.buffer_address(), height, units_w, 0, units_per_row, units,
                                            idx_h + idx_w, 0]
+            writer_args[core.x][core.y] = ([dst.buffer_address(), height, units_w, 0, units, units_per_row,
+                                            idx_h + idx_w, 0] if in_dram else [units])  # fmt: skip
             idx_w += units_w
             if idx_w >= units_per_row:
                 idx_w, idx_h = 0, idx_h + units_per_row * units_h
@@ -806,22 +820,28 @@ def _interleaved_to_sharded_program(src, dst):
             assert aligned, "the rows of these entries take the aligned path"
             reader_args[core.x][core.y] = [src.buffer_address(), units_per_row, height, unit, padded, aligned,
                                            idx_w, unit, 0, idx_h]
+            width_pages = -(-units_per_row // unit)
+            writer_args[core.x][core.y] = ([dst.buffer_address(), height, unit, padded, idx_h * width_pages + idx_w // unit,
+                                            width_pages] if in_dram else [units])  # fmt: skip
             idx_w += unit
             if idx_w >= units_per_row:
                 idx_w, idx_h = 0, idx_h + units_h
-        writer_args[core.x][core.y] = [units]
     if tiled:
         reader = "reader_unary_sharded_blocks_interleaved_start_id.cpp"
         reader_ct = [0, len(cores)]
     else:
         reader = "reader_unary_stick_layout_sharded_blocks_interleaved_start_id.cpp"
         reader_ct = [0, 1, 4]
+    writer, writer_ct = "writer_unary_sharded.cpp", [0]
+    if in_dram:
+        writer = "writer_unary_sharded_blocks_start_id.cpp" if tiled else "writer_unary_sharded_stick_layout_start_id.cpp"
+        writer_ct += ttnn.TensorAccessorArgs(dst).get_compile_time_args()
     kernels = [
-        ttnn.KernelDescriptor(kernel_source=SHARDED + "dataflow/" + reader, core_ranges=spec.grid,
+        ttnn.KernelDescriptor(kernel_source=SHARDED + "dataflow/" + reader, core_ranges=grid,
                               compile_time_args=reader_ct + ttnn.TensorAccessorArgs(src).get_compile_time_args(),
                               runtime_args=reader_args, config=ttnn.ReaderConfigDescriptor()),
-        ttnn.KernelDescriptor(kernel_source=SHARDED + "dataflow/writer_unary_sharded.cpp", core_ranges=spec.grid,
-                              compile_time_args=[0], runtime_args=writer_args, config=ttnn.WriterConfigDescriptor()),
+        ttnn.KernelDescriptor(kernel_source=SHARDED + "dataflow/" + writer, core_ranges=grid,
+                              compile_time_args=writer_ct, runtime_args=writer_args, config=ttnn.WriterConfigDescriptor()),
     ]
     return ttnn.ProgramDescriptor(kernels=kernels, semaphores=[], cbs=cbs)
 
@@ -837,6 +857,24 @@ def test_interleaved_to_sharded(device, layout):
                           memory_config=ttnn.DRAM_MEMORY_CONFIG)
     dst = ttnn.allocate_tensor_on_device(ttnn.Shape(shape), ttnn.bfloat16, layout, device,
                                          _height_sharded(shard_rows, shape[1], 4))
+    ttnn.generic_op([src, dst], _interleaved_to_sharded_program(src, dst))
+    np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src))
+
+
+@pytest.mark.parametrize("layout", [ttnn.TILE_LAYOUT, ttnn.ROW_MAJOR_LAYOUT], ids=["tiles", "rows"])
+def test_interleaved_to_sharded_dram(device, layout):
+    """ttnn.interleaved_to_sharded into a DRAM height-sharded output, shards on banks 0..3: 224 x 64 in
+    shards of 64 rows (the last bank's shard 1 tile row of 2), or 112 x 64 row-major in shards of 32
+    rows (the last 16). The output's bytes are read back shard by shard from the banks."""
+    tiled = layout == ttnn.TILE_LAYOUT
+    shape, shard_rows = ((224, 64), 64) if tiled else ((112, 64), 32)
+    values = _values(shape, 19)
+    src = ttnn.from_torch(values, dtype=ttnn.bfloat16, layout=layout, device=device,
+                          memory_config=ttnn.DRAM_MEMORY_CONFIG)
+    banks = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(3, 0))])
+    sharded = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.DRAM,
+                                ttnn.ShardSpec(banks, [shard_rows, shape[1]], ttnn.ShardOrientation.ROW_MAJOR))
+    dst = ttnn.allocate_tensor_on_device(ttnn.Shape(shape), ttnn.bfloat16, layout, device, sharded)
     ttnn.generic_op([src, dst], _interleaved_to_sharded_program(src, dst))
     np.testing.assert_array_equal(ttnn.to_numpy(dst), ttnn.to_numpy(src))
 

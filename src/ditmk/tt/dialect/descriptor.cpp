@@ -92,8 +92,9 @@ std::string read_npy_path(const Field& f) {
   return path;
 }
 
-// The bytes a DRAM-interleaved tensor spans in bank 0, the bank holding the most of its pages.
+// The bytes a DRAM tensor spans in bank 0, the bank holding the most of its pages (a shard, sharded).
 uint64_t dram_bank_bytes(const TensorDescriptor& t) {
+  if (t.memory == TensorMemory::dram_sharded) return t.shard_size;
   const uint64_t pages = t.bytes() / t.page_size;
   const uint64_t stride = (uint64_t(t.page_size) + emu::kDramAlignment - 1) / emu::kDramAlignment * emu::kDramAlignment;
   return (pages + emu::kNumDramBanks - 1) / emu::kNumDramBanks * stride;
@@ -102,7 +103,7 @@ uint64_t dram_bank_bytes(const TensorDescriptor& t) {
 // A fixed address: aligned and inside its memory; overlaps are checked once every tensor is read.
 void read_address(const Field& f, TensorDescriptor& t) {
   const uint32_t address = f.u32();
-  if (t.memory == TensorMemory::dram_interleaved) {
+  if (in_dram(t.memory)) {
     if (address % emu::kDramAlignment != 0) f.refuse("{:#x} is not {} B aligned (DRAM)", address, emu::kDramAlignment);
     if (address < emu::kDramAlignment)
       f.refuse("{:#x} lies in the first {} B of DRAM, which stay unused (address 0 means no tensor)", address,
@@ -156,13 +157,29 @@ void read_page_grid(const Field& f, TensorDescriptor& t) {
     shard->refuse("cut the tensor into {} shards, more than its {} cores", shards, cores_of(t.cores).size());
 }
 
+// DRAM shards go to banks 0, 1, ... in order, each a shard at the tensor's address, its pages at the
+// DRAM page stride: the cores are the first banks as (bank, 0) and the pages whole 64 B units.
+void check_dram_shards(const Field& f, const TensorDescriptor& t) {
+  const std::vector<emu::CoreCoord> banks = cores_of(t.cores);
+  for (std::size_t i = 0; i < banks.size(); ++i) {
+    if (banks[i].x != i || banks[i].y != 0 || i >= emu::kNumDramBanks)
+      f.at("cores").refuse("a dram_sharded tensor's cores are DRAM banks 0..n-1 as (bank, 0), n <= {}; "
+                           "({}, {}) is not bank {}", emu::kNumDramBanks, banks[i].x, banks[i].y, i);
+  }
+  if (t.page_size % emu::kDramAlignment != 0)
+    (f.find("page_size") ? *f.find("page_size") : f)
+        .refuse("a dram_sharded tensor's page_size {} is not a multiple of {} B: a DRAM shard's pages lie back to "
+                "back at the DRAM alignment", t.page_size, emu::kDramAlignment);
+}
+
 void read_shards(const Field& f, TensorDescriptor& t) {
-  if (t.memory != TensorMemory::l1_sharded) {
+  if (!sharded(t.memory)) {
     for (const char* key : {"cores", "shard_size", "tensor_pages", "shard_pages"})
-      if (const auto field = f.find(key)) field->refuse("only an l1_sharded tensor has {}", key);
+      if (const auto field = f.find(key)) field->refuse("only an l1_sharded or dram_sharded tensor has {}", key);
     return;
   }
   t.cores = read_range_set(f.at("cores"));
+  if (t.memory == TensorMemory::dram_sharded) check_dram_shards(f, t);
   const Field size = f.at("shard_size");
   t.shard_size = size.u32();
   if (t.shard_size == 0 || t.shard_size % t.page_size != 0)
@@ -182,7 +199,8 @@ TensorDescriptor read_tensor(const Field& f) {
   t.name = f.at("name").name();
   t.memory = f.at("memory").choice<TensorMemory>({{"dram_interleaved", TensorMemory::dram_interleaved},
                                                   {"l1_interleaved", TensorMemory::l1_interleaved},
-                                                  {"l1_sharded", TensorMemory::l1_sharded}});
+                                                  {"l1_sharded", TensorMemory::l1_sharded},
+                                                  {"dram_sharded", TensorMemory::dram_sharded}});
   t.layout = f.at("layout").choice<TensorLayout>({{"tile", TensorLayout::tile}, {"row_major", TensorLayout::row_major}});
   t.data_format = read_format(f.at("data_format"));
   if (t.layout == TensorLayout::row_major && info(t.data_format).element_bytes == 0)
@@ -225,8 +243,7 @@ std::vector<TensorDescriptor> read_tensors(const Field& f) {
         items[i].at("output").refuse("{} is also the output of tensors[{}]", in_quotes(tensors[i].output), j);
       const TensorDescriptor& a = tensors[j];
       const TensorDescriptor& b = tensors[i];
-      if (a.address && b.address && a.memory == TensorMemory::dram_interleaved &&
-          b.memory == TensorMemory::dram_interleaved && *a.address < *b.address + dram_bank_bytes(b) &&
+      if (a.address && b.address && in_dram(a.memory) && in_dram(b.memory) && *a.address < *b.address + dram_bank_bytes(b) &&
           *b.address < *a.address + dram_bank_bytes(a))
         items[i].at("address").refuse("[{:#x}, {:#x}) overlaps tensors[{}] ({}) at [{:#x}, {:#x}) in the DRAM banks",
                                       *b.address, *b.address + dram_bank_bytes(b), j, in_quotes(a.name), *a.address,
@@ -590,7 +607,7 @@ CBFormatDescriptor read_cb_format(const Field& f, uint32_t total_size) {
 void check_backing(const Field& f, const CBDescriptor& cb, const TensorDescriptor& tensor) {
   if (tensor.memory != TensorMemory::l1_sharded)
     f.refuse("tensor {} is {}: only an l1_sharded tensor backs a CB", in_quotes(tensor.name),
-             tensor.memory == TensorMemory::dram_interleaved ? "in DRAM" : "L1-interleaved");
+             in_dram(tensor.memory) ? "in DRAM" : "L1-interleaved");
   if (cb.total_size != tensor.shard_size)
     f.refuse("the CB's total_size {} is not the shard_size {} of tensor {}", cb.total_size, tensor.shard_size,
              in_quotes(tensor.name));

@@ -128,11 +128,15 @@ struct SemaphoreDescriptor {
 // An io tensor. Its elements are a 2-D or higher array (the last two dims the matrix); a "tile"
 // tensor is stored as 32x32 tiles in tile order (faces), one tile per page unless page_size says
 // otherwise, a "row_major" one as rows. DRAM interleaved: page p in bank p % 8. L1 sharded: each
-// core of `cores` holds shard_size bytes, core i of the row-major list the i-th shard. L1 interleaved:
-// page p in L1 bank p % 110 (one bank per worker core, emu::l1_bank_core), at the tensor's address +
-// (p / 110) * l1_page_stride(page_size).
+// core of `cores` holds shard_size bytes, core i of the row-major list the i-th shard. DRAM sharded:
+// as L1 sharded with DRAM banks for cores, `cores` being banks 0..n-1 as (bank, 0), shard i in bank i
+// at the tensor's address, its pages back to back (page_size a multiple of 64 B, the DRAM
+// alignment). L1 interleaved: page p in L1 bank p % 110 (one bank per worker core,
+// emu::l1_bank_core), at the tensor's address + (p / 110) * l1_page_stride(page_size).
 enum class TensorLayout { tile, row_major };
-enum class TensorMemory { dram_interleaved, l1_sharded, l1_interleaved };
+enum class TensorMemory { dram_interleaved, l1_sharded, l1_interleaved, dram_sharded };
+inline bool in_dram(TensorMemory m) { return m == TensorMemory::dram_interleaved || m == TensorMemory::dram_sharded; }
+inline bool sharded(TensorMemory m) { return m == TensorMemory::l1_sharded || m == TensorMemory::dram_sharded; }
 
 struct TensorDescriptor {
   std::string name;
@@ -141,7 +145,7 @@ struct TensorDescriptor {
   DataFormat data_format = DataFormat::float16_b;
   std::vector<uint64_t> shape;  // elements
   uint32_t page_size = 0;       // interleaved: bytes per page
-  CoreRangeSet cores;           // sharded: the cores holding the shards
+  CoreRangeSet cores;           // sharded: the cores (DRAM: banks) holding the shards
   uint32_t shard_size = 0;      // sharded: bytes per core
   // Sharded, optional: the tensor's and a shard's extents in pages, one rank (tt-metal's
   // DistributionSpec in pages; a width-sharded row-major tensor is {rows, pages per row} in shards

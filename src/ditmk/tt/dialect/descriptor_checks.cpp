@@ -107,7 +107,7 @@ L1Layout place_l1(const ProgramDescriptor& program) {
   for (const bool fixed_pass : {true, false}) {
     for (size_t t = 0; t < program.tensors.size(); ++t) {
       const TensorDescriptor& tensor = program.tensors[t];
-      if (tensor.memory == TensorMemory::dram_interleaved || tensor.address.has_value() != fixed_pass) continue;
+      if (in_dram(tensor.memory) || tensor.address.has_value() != fixed_pass) continue;
       const bool sharded = tensor.memory == TensorMemory::l1_sharded;
       // an interleaved tensor has a bank on every worker core
       const std::vector<emu::CoreCoord> cores = cores_of(sharded ? tensor.cores : every_core);

@@ -124,6 +124,7 @@ std::string_view memory_name(TensorMemory memory) {
   switch (memory) {
     case TensorMemory::dram_interleaved: return "dram_interleaved";
     case TensorMemory::l1_interleaved: return "l1_interleaved";
+    case TensorMemory::dram_sharded: return "dram_sharded";
     case TensorMemory::l1_sharded: break;
   }
   return "l1_sharded";
@@ -136,7 +137,7 @@ Json tensor_json(const TensorDescriptor& t) {
               {"data_format", data_format_name(t.data_format)},
               {"shape", t.shape},
               {"page_size", t.page_size}};
-  if (t.memory == TensorMemory::l1_sharded) {
+  if (sharded(t.memory)) {
     out["cores"] = ranges_json(t.cores);
     out["shard_size"] = t.shard_size;
     if (!t.tensor_pages.empty()) {

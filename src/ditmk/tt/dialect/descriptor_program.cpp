@@ -125,14 +125,16 @@ std::vector<uint32_t> tensor_accessor_args(const TensorDescriptor& t) {
     case TensorMemory::dram_interleaved:
       return {kAccessorIsDram, (t.page_size + kDramPageAlignment - 1) / kDramPageAlignment * kDramPageAlignment};
     case TensorMemory::l1_interleaved: return {0, l1_page_stride(t.page_size)};
-    case TensorMemory::l1_sharded: break;
+    case TensorMemory::l1_sharded:
+    case TensorMemory::dram_sharded: break;
   }
   require(t.page_size % kL1PageAlignment == 0,
           "tensor '{}': TensorAccessorArgs of a sharded tensor need a page_size that is a multiple of {} B (its "
           "shards hold pages back to back; tt-metal strides them by the aligned page), not {}",
           t.name, kL1PageAlignment, t.page_size);
   const std::vector<emu::CoreCoord> cores = cores_of(t.cores);
-  std::vector<uint32_t> words = {kAccessorSharded, t.page_size};
+  // a DRAM shard's cores are its banks, (bank, 0): the device side takes the bank from x
+  std::vector<uint32_t> words = {kAccessorSharded | (in_dram(t.memory) ? kAccessorIsDram : 0u), t.page_size};
   if (t.tensor_pages.empty()) {
     words.insert(words.end(), {1, uint32_t(cores.size()), uint32_t((t.bytes() + t.page_size - 1) / t.page_size),
                                t.shard_size / t.page_size});

@@ -37,15 +37,20 @@ Placed place_tensors(HostDevice& device, const ProgramDescriptor& program, const
   }
   for (const bool fixed_pass : {true, false}) {
     for (const TensorDescriptor& t : program.tensors) {
-      if (t.memory != TensorMemory::dram_interleaved || t.address.has_value() != fixed_pass) continue;
-      auto buffer = CreateBuffer(device, {t.bytes(), t.page_size, t.data_format, t.name, t.address});
+      if (!in_dram(t.memory) || t.address.has_value() != fixed_pass) continue;
+      auto buffer = t.memory == TensorMemory::dram_sharded
+                        ? CreateDramShardedBuffer(device, {(t.bytes() + t.shard_size - 1) / t.shard_size * t.shard_size,
+                                                           t.shard_size, t.data_format, t.name, t.address})
+                        : CreateBuffer(device, InterleavedBufferConfig{t.bytes(), t.page_size, t.data_format, t.name,
+                                                                       t.address});
       placed.addresses[t.name] = buffer->address();
       placed.buffers[t.name] = std::move(buffer);
     }
   }
   for (const TensorDescriptor& t : program.tensors) {
     switch (t.memory) {
-      case TensorMemory::dram_interleaved: break;
+      case TensorMemory::dram_interleaved:
+      case TensorMemory::dram_sharded: break;
       case TensorMemory::l1_interleaved: {
         const uint32_t address = layout.interleaved_addresses.at(t.name);
         placed.l1_buffers[t.name] = CreateL1Buffer(device, {t.bytes(), t.page_size, address, {}, 0, t.name});
@@ -70,10 +75,11 @@ Placed place_tensors(HostDevice& device, const ProgramDescriptor& program, const
 void write_tensor(HostDevice& device, const Placed& placed, const TensorDescriptor& t,
                   std::span<const std::byte> given) {
   if (t.memory == TensorMemory::dram_interleaved) return EnqueueWriteBuffer(device, *placed.buffers.at(t.name), given);
-  // a tensor with a page grid goes to its cores shard by shard
+  // a tensor with a page grid goes to its cores (or banks) shard by shard
   const std::vector<std::byte> ordered =
       t.tensor_pages.empty() ? std::vector<std::byte>{} : bytes_in_shard_order(t, {given.begin(), given.end()});
   const std::span<const std::byte> bytes = t.tensor_pages.empty() ? given : std::span<const std::byte>(ordered);
+  if (t.memory == TensorMemory::dram_sharded) return EnqueueWriteBuffer(device, *placed.buffers.at(t.name), bytes);
   if (placed.l1_buffers.count(t.name)) return EnqueueWriteBuffer(device, *placed.l1_buffers.at(t.name), bytes);
   const std::vector<emu::CoreCoord> cores = cores_of(t.cores);
   for (std::size_t i = 0; i < cores.size(); ++i) {
@@ -87,9 +93,11 @@ void write_tensor(HostDevice& device, const Placed& placed, const TensorDescript
 // does not fill is read only as far as the tensor goes).
 std::optional<std::vector<std::byte>> read_tensor(HostDevice& device, const Placed& placed, const TensorDescriptor& t) {
   std::vector<std::byte> bytes;
-  if (t.memory == TensorMemory::dram_interleaved) {
+  if (in_dram(t.memory)) {
     EnqueueReadBuffer(device, *placed.buffers.at(t.name), bytes);
-    return bytes;
+    if (t.memory == TensorMemory::dram_interleaved) return bytes;
+    bytes.resize(t.bytes());  // whole shards were allocated; a short last one's tail is not the tensor's
+    return bytes_in_page_order(t, bytes);
   }
   try {
     if (placed.l1_buffers.count(t.name)) {

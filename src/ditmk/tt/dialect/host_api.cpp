@@ -202,6 +202,13 @@ std::shared_ptr<Buffer> HostDevice::create_buffer(const InterleavedBufferConfig&
       device_.allocate_interleaved(config.name, tile_format_of(config.format), config.size, config.page_size, config.address));
 }
 
+std::shared_ptr<Buffer> HostDevice::create_dram_sharded_buffer(const DramShardedBufferConfig& config) {
+  require(config.shard_size > 0 && config.size > 0, "CreateBuffer {}: size and shard size must be positive",
+          config.name);
+  return std::make_shared<Buffer>(device_.allocate_sharded(config.name, tile_format_of(config.format), config.size,
+                                                           config.shard_size, config.address));
+}
+
 void HostDevice::load(const Program& program) {
   emu::Program chip_program;
   chip_program.name = program.name;
@@ -284,6 +291,10 @@ emu::LaunchReport HostDevice::run() {
 
 std::shared_ptr<Buffer> CreateBuffer(HostDevice& device, const InterleavedBufferConfig& config) {
   return device.create_buffer(config);
+}
+
+std::shared_ptr<Buffer> CreateDramShardedBuffer(HostDevice& device, const DramShardedBufferConfig& config) {
+  return device.create_dram_sharded_buffer(config);
 }
 
 void EnqueueWriteBuffer(HostDevice& device, const Buffer& buffer, std::span<const std::byte> bytes) {

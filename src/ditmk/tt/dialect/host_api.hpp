@@ -53,6 +53,16 @@ struct InterleavedBufferConfig {
   std::optional<uint32_t> address;
 };
 
+// A tensor sharded over the DRAM banks: shard s (shard_size bytes of the buffer in order) in bank
+// s % 8 at address() + (s / 8) * shard_size rounded up to 64 B.
+struct DramShardedBufferConfig {
+  uint64_t size = 0;
+  uint32_t shard_size = 0;
+  DataFormat format = DataFormat::float16_b;
+  std::string name = "buffer";
+  std::optional<uint32_t> address;  // as InterleavedBufferConfig's
+};
+
 // A tensor in L1 (tt-metal's BufferType::L1) at an address the caller's layout chose (l1_layout
 // places a descriptor's). Interleaved: page p on the core of L1 bank p % 110 (emu::l1_bank_core) at
 // address() + (p / 110) * the page rounded up to 16 B. Sharded: the i-th shard_size bytes on the
@@ -206,6 +216,7 @@ class HostDevice {
   KernelCompiler& compiler() { return compiler_; }
 
   std::shared_ptr<Buffer> create_buffer(const InterleavedBufferConfig& config);
+  std::shared_ptr<Buffer> create_dram_sharded_buffer(const DramShardedBufferConfig& config);
   std::shared_ptr<L1Buffer> create_l1_buffer(const L1BufferConfig& config);
   // Compiles the program's kernels (or finds them in the cache) and loads it onto the chip.
   void load(const Program& program);
@@ -225,6 +236,8 @@ class HostDevice {
 };
 
 std::shared_ptr<Buffer> CreateBuffer(HostDevice& device, const InterleavedBufferConfig& config);
+// (a name of its own: CreateBuffer(device, {...}) stays unambiguous)
+std::shared_ptr<Buffer> CreateDramShardedBuffer(HostDevice& device, const DramShardedBufferConfig& config);
 void EnqueueWriteBuffer(HostDevice& device, const Buffer& buffer, std::span<const std::byte> bytes);
 void EnqueueReadBuffer(HostDevice& device, const Buffer& buffer, std::vector<std::byte>& bytes);
 std::shared_ptr<L1Buffer> CreateL1Buffer(HostDevice& device, const L1BufferConfig& config);

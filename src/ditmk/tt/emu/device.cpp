@@ -289,8 +289,8 @@ const DramBuffer& Device::allocate_interleaved(std::string name, TileFormat form
 }
 
 const DramBuffer& Device::allocate_sharded(std::string name, TileFormat format, uint64_t size,
-                                           uint32_t shard_bytes) {
-  return chip_->dram.allocate(std::move(name), DramLayout::sharded, format, size, shard_bytes);
+                                           uint32_t shard_bytes, std::optional<uint32_t> address) {
+  return chip_->dram.allocate(std::move(name), DramLayout::sharded, format, size, shard_bytes, address);
 }
 
 void Device::write_buffer(const DramBuffer& buffer, std::span<const std::byte> bytes) {

@@ -41,7 +41,7 @@ class Device {
   const DramBuffer& allocate_interleaved(std::string name, TileFormat format, uint64_t size,
                                          uint32_t page_bytes, std::optional<uint32_t> address = std::nullopt);
   const DramBuffer& allocate_sharded(std::string name, TileFormat format, uint64_t size,
-                                     uint32_t shard_bytes);
+                                     uint32_t shard_bytes, std::optional<uint32_t> address = std::nullopt);
   void write_buffer(const DramBuffer& buffer, std::span<const std::byte> bytes);
   std::vector<std::byte> read_buffer(const DramBuffer& buffer) const;
 

@@ -1,5 +1,6 @@
 #include "ditmk/tt/emu/dram.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "ditmk/core/error.hpp"
@@ -61,12 +62,16 @@ const DramBuffer& Dram::allocate(std::string name, DramLayout layout, TileFormat
 }
 
 void Dram::write(const DramBuffer& buffer, std::span<const std::byte> bytes) {
-  require(bytes.size() == buffer.size, "DRAM buffer '{}': host wrote {} B, the buffer holds {} B",
+  // a sharded tensor whose last shard it does not fill leaves that shard's tail unwritten
+  const bool short_last_shard = buffer.layout == DramLayout::sharded && bytes.size() < buffer.size &&
+                                bytes.size() + buffer.unit_bytes > buffer.size;
+  require(bytes.size() == buffer.size || short_last_shard, "DRAM buffer '{}': host wrote {} B, the buffer holds {} B",
           buffer.name, bytes.size(), buffer.size);
-  for (uint64_t offset = 0; offset < buffer.size; offset += buffer.unit_bytes) {
+  for (uint64_t offset = 0; offset < bytes.size(); offset += buffer.unit_bytes) {
     const auto [bank, address] = buffer.locate(offset);
-    std::memcpy(banks_[bank].data() + address, bytes.data() + offset, buffer.unit_bytes);
-    written_[bank].mark(address, buffer.unit_bytes);
+    const uint32_t n = uint32_t(std::min<uint64_t>(buffer.unit_bytes, bytes.size() - offset));
+    std::memcpy(banks_[bank].data() + address, bytes.data() + offset, n);
+    written_[bank].mark(address, n);
   }
 }
 

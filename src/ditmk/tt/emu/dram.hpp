@@ -44,6 +44,7 @@ class Dram {
   // afterwards without an address go above every buffer placed so far.
   const DramBuffer& allocate(std::string name, DramLayout layout, TileFormat format, uint64_t size,
                              uint32_t unit_bytes, std::optional<uint32_t> address = std::nullopt);
+  // All of the buffer's bytes, or for a sharded buffer all but the tail of its last shard.
   void write(const DramBuffer& buffer, std::span<const std::byte> bytes);
   std::vector<std::byte> read(const DramBuffer& buffer) const;
 
