@@ -180,7 +180,10 @@ def test_eight_clients_fifty_requests_each(releases):
     reference += more
     assert all(r is not None for r in loaded)
     assert all(a.tobytes() == b.tobytes() for a, b in zip(reference, loaded))
-    assert rss_after_all <= 1.05 * rss_after_10, (rss_after_10, rss_after_all)
+    # Under AddressSanitizer freed memory waits in its quarantine, so resident memory grows by design;
+    # there LeakSanitizer, at the server's exit, is what finds memory that is never given back.
+    if not os.environ.get("DITMK_SANITIZED"):
+        assert rss_after_all <= 1.05 * rss_after_10, (rss_after_10, rss_after_all)
     print(f"8 x 50 requests: p50 {serve_load.percentile(latencies, 50):.2f} ms, "
           f"p99 {serve_load.percentile(latencies, 99):.2f} ms; RSS {rss_after_10} -> {rss_after_all} kB")
 
