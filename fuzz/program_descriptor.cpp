@@ -19,7 +19,7 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/json_text.hpp"
-#include "ditmk/tt/dialect/descriptor.hpp"
+#include "ditmk/tt/program/descriptor.hpp"
 #include "ditmk/tt/plan/limits.hpp"
 
 namespace {

@@ -16,10 +16,10 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/atomic_file.hpp"
-#include "ditmk/tt/dialect/descriptor.hpp"
-#include "ditmk/tt/dialect/descriptor_runner.hpp"
-#include "ditmk/tt/dialect/kernel_compiler.hpp"
-#include "ditmk/tt/dialect/tensor_codec.hpp"
+#include "ditmk/tt/program/descriptor.hpp"
+#include "ditmk/tt/generic_op/descriptor_runner.hpp"
+#include "ditmk/tt/jit/kernel_compiler.hpp"
+#include "ditmk/tt/program/tensor_codec.hpp"
 #include "ditmk/tt/emu/chrome_trace.hpp"
 
 namespace py = pybind11;

@@ -75,7 +75,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--allowed", type=Path, default=REPO / "tests/tt_reference/api_differences.json")
     ap.add_argument("--doc", type=Path, default=REPO / "docs/tt-dialect.md")
-    ap.add_argument("--include", type=Path, default=REPO / "src/ditmk/tt/dialect/include")
+    ap.add_argument("--include", type=Path, default=REPO / "src/ditmk/tt/hw/inc")
     ap.add_argument("--differences", action="store_true", help="print every difference and exit")
     ap.add_argument("--calls", action="store_true", help="print the document's table of calls and exit")
     ap.add_argument("--same", action="store_true", help="print the names declared alike and exit")

@@ -21,7 +21,6 @@ DATAFLOW = ["api/*.h", "api/dataflow/*.h", "api/tensor/*.h", "api/debug/*.h", "a
             "debug/*.h", "dataflow_api.h", "hostdevcommon/*.h", "tools/profiler/*.hpp"]
 COMPUTE = ["api/compile_time_args.h", "api/named_compile_time_args.h", "api/compute/*.h",
            "api/compute/eltwise_unary/*.h", "api/debug/*.h", "api/debug/*.hpp", "debug/*.h",
-           "compute_kernel_api.h", "compute_kernel_api/*.h", "compute_kernel_api/eltwise_unary/*.h",
            "hostdevcommon/*.h", "tools/profiler/*.hpp"]
 
 

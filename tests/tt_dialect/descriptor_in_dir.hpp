@@ -9,8 +9,8 @@
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/tensor.hpp"
 #include "ditmk/io/npy.hpp"
-#include "ditmk/tt/dialect/descriptor.hpp"
-#include "ditmk/tt/dialect/descriptor_runner.hpp"
+#include "ditmk/tt/program/descriptor.hpp"
+#include "ditmk/tt/generic_op/descriptor_runner.hpp"
 #include "support/temp_dir.hpp"
 
 namespace ditmk::testing {

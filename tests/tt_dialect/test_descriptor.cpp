@@ -9,7 +9,7 @@
 #include <string>
 
 #include "ditmk/core/error.hpp"
-#include "ditmk/tt/dialect/descriptor.hpp"
+#include "ditmk/tt/program/descriptor.hpp"
 #include "ditmk/tt/plan/limits.hpp"
 #include "support/error_of.hpp"
 #include "support/temp_dir.hpp"

@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "ditmk/io/npy.hpp"
-#include "ditmk/tt/dialect/descriptor.hpp"
-#include "ditmk/tt/dialect/descriptor_runner.hpp"
-#include "ditmk/tt/dialect/tensor_codec.hpp"
+#include "ditmk/tt/program/descriptor.hpp"
+#include "ditmk/tt/generic_op/descriptor_runner.hpp"
+#include "ditmk/tt/program/tensor_codec.hpp"
 #include "support/error_of.hpp"
 #include "support/temp_dir.hpp"
 

@@ -3,7 +3,7 @@
 // args, L1-sharded tensors, inputs and outputs included).
 #include <gtest/gtest.h>
 
-#include "ditmk/tt/dialect/descriptor_json.hpp"
+#include "ditmk/tt/program/descriptor_json.hpp"
 
 namespace ditmk::tt::dialect {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "ditmk/tt/dialect/device_abi.hpp"
-#include "ditmk/tt/dialect/host_api.hpp"
+#include "ditmk/tt/device_abi/device_abi.hpp"
+#include "ditmk/tt/host_api/host_api.hpp"
 #include "ditmk/tt/emu/timing_model.hpp"
 
 namespace ditmk::tt::dialect {

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "ditmk/tt/dialect/host_api.hpp"
+#include "ditmk/tt/host_api/host_api.hpp"
 #include "ditmk/tt/emu/kernel_guard.hpp"
 
 namespace ditmk::tt::dialect {

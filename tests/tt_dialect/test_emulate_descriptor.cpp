@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "ditmk/io/npy.hpp"
-#include "ditmk/tt/dialect/descriptor.hpp"
-#include "ditmk/tt/dialect/tensor_codec.hpp"
+#include "ditmk/tt/program/descriptor.hpp"
+#include "ditmk/tt/program/tensor_codec.hpp"
 #include "ditmk/tt/emu/kernel_guard.hpp"
 #include "support/cli_runner.hpp"
 

@@ -6,8 +6,8 @@
 #include <cstring>
 
 #include "ditmk/core/error.hpp"
-#include "ditmk/tt/dialect/host_api.hpp"
-#include "ditmk/tt/dialect/tensor_codec.hpp"
+#include "ditmk/tt/host_api/host_api.hpp"
+#include "ditmk/tt/program/tensor_codec.hpp"
 #include "tt_dialect/descriptor_in_dir.hpp"
 
 namespace ditmk::testing {

@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ditmk/tt/dialect/descriptor.hpp"
-#include "ditmk/tt/dialect/jit_defines.hpp"
-#include "ditmk/tt/dialect/kernel_compiler.hpp"
+#include "ditmk/tt/program/descriptor.hpp"
+#include "ditmk/tt/jit/jit_defines.hpp"
+#include "ditmk/tt/jit/kernel_compiler.hpp"
 #include "support/error_of.hpp"
 #include "support/temp_dir.hpp"
 

@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "ditmk/core/error.hpp"
-#include "ditmk/tt/dialect/kernel_compiler.hpp"
+#include "ditmk/tt/jit/kernel_compiler.hpp"
 #include "support/error_of.hpp"
 #include "support/temp_dir.hpp"
 

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "ditmk/tt/dialect/kernel_compiler.hpp"
-#include "ditmk/tt/dialect/plan_descriptor.hpp"
+#include "ditmk/tt/jit/kernel_compiler.hpp"
+#include "ditmk/tt/program/plan_descriptor.hpp"
 #include "support/temp_dir.hpp"
 #include "tt_plan/plan_fixture.hpp"
 

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "ditmk/io/npy.hpp"
-#include "ditmk/tt/dialect/descriptor.hpp"
-#include "ditmk/tt/dialect/kernel_compiler.hpp"
+#include "ditmk/tt/program/descriptor.hpp"
+#include "ditmk/tt/jit/kernel_compiler.hpp"
 #include "support/cli_runner.hpp"
 #include "support/error_of.hpp"
 #include "support/tt_metal_tree.hpp"

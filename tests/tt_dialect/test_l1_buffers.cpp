@@ -7,8 +7,8 @@
 #include <set>
 
 #include "ditmk/core/error.hpp"
-#include "ditmk/tt/dialect/descriptor_json.hpp"
-#include "ditmk/tt/dialect/host_api.hpp"
+#include "ditmk/tt/program/descriptor_json.hpp"
+#include "ditmk/tt/host_api/host_api.hpp"
 #include "ditmk/tt/emu/l1_buffers.hpp"
 #include "ditmk/tt/plan/limits.hpp"
 #include "tt_dialect/descriptor_in_dir.hpp"

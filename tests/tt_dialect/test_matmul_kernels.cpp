@@ -11,9 +11,9 @@
 
 #include "ditmk/core/tensor.hpp"
 #include "ditmk/io/npy.hpp"
-#include "ditmk/tt/dialect/descriptor.hpp"
-#include "ditmk/tt/dialect/descriptor_runner.hpp"
-#include "ditmk/tt/dialect/host_api.hpp"
+#include "ditmk/tt/program/descriptor.hpp"
+#include "ditmk/tt/generic_op/descriptor_runner.hpp"
+#include "ditmk/tt/host_api/host_api.hpp"
 #include "support/temp_dir.hpp"
 #include "support/tt_metal_tree.hpp"
 

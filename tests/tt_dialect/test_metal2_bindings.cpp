@@ -7,9 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "ditmk/core/error.hpp"
-#include "ditmk/tt/dialect/descriptor_json.hpp"
-#include "ditmk/tt/dialect/jit_defines.hpp"
-#include "ditmk/tt/dialect/kernel_compiler.hpp"
+#include "ditmk/tt/program/descriptor_json.hpp"
+#include "ditmk/tt/jit/jit_defines.hpp"
+#include "ditmk/tt/jit/kernel_compiler.hpp"
 #include "tt_dialect/descriptor_in_dir.hpp"
 
 namespace ditmk::testing {

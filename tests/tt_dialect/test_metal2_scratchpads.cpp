@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "ditmk/core/error.hpp"
-#include "ditmk/tt/dialect/jit_defines.hpp"
+#include "ditmk/tt/jit/jit_defines.hpp"
 #include "tt_dialect/descriptor_in_dir.hpp"
 
 namespace ditmk::testing {

@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "ditmk/core/error.hpp"
-#include "ditmk/tt/dialect/descriptor_program.hpp"
+#include "ditmk/tt/generic_op/descriptor_program.hpp"
 #include "tt_dialect/descriptor_in_dir.hpp"
 
 namespace ditmk::testing {

@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "ditmk/tt/dialect/descriptor_json.hpp"
-#include "ditmk/tt/dialect/plan_descriptor.hpp"
+#include "ditmk/tt/program/descriptor_json.hpp"
+#include "ditmk/tt/program/plan_descriptor.hpp"
 #include "ditmk/tt/emu/from_plan.hpp"
 #include "ditmk/tt/plan/io_tensors.hpp"
 #include "tt_plan/plan_fixture.hpp"

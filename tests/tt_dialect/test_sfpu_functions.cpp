@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "ditmk/core/dtype.hpp"
-#include "ditmk/tt/dialect/host_api.hpp"
+#include "ditmk/tt/host_api/host_api.hpp"
 #include "ditmk/tt/emu/sfpu_binary_functions.hpp"
 
 namespace ditmk::tt::dialect {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "ditmk/core/error.hpp"
-#include "ditmk/tt/dialect/host_api.hpp"
+#include "ditmk/tt/host_api/host_api.hpp"
 #include "support/error_of.hpp"
 
 namespace ditmk::tt::dialect {

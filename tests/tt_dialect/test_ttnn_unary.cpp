@@ -8,7 +8,7 @@
 #include <cstring>
 #include <functional>
 
-#include "ditmk/tt/dialect/descriptor.hpp"
+#include "ditmk/tt/program/descriptor.hpp"
 #include "support/tt_metal_tree.hpp"
 #include "tt_dialect/descriptor_in_dir.hpp"
 

@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "ditmk/io/npy.hpp"
-#include "ditmk/tt/dialect/descriptor_runner.hpp"
+#include "ditmk/tt/generic_op/descriptor_runner.hpp"
 #include "ditmk/tt/host/emu_executor.hpp"
 #include "ditmk/tt/host/tt_metal_export.hpp"
 #include "kernel_fixture.hpp"

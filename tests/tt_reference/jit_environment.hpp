@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ditmk/tt/dialect/jit_defines.hpp"
+#include "ditmk/tt/jit/jit_defines.hpp"
 
 namespace ditmk::test::jit {
 
@@ -59,7 +59,7 @@ inline const std::vector<Processor> kProcessors = {
      {.processor = tt::emu::Processor::trisc, .trisc_role = tt::dialect::TriscRole::pack}, true},
 };
 
-// The -D defines of one processor's build: the JIT's for that target (src/ditmk/tt/dialect/
+// The -D defines of one processor's build: the JIT's for that target (src/ditmk/tt/jit/
 // jit_defines.hpp, what the emulator's kernel compiler uses too) and the firmware's own.
 inline std::vector<std::string> processor_defines(const Processor& processor) {
   std::vector<std::string> out;

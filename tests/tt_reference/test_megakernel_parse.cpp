@@ -15,8 +15,8 @@
 
 #include <gtest/gtest.h>
 
-#include "ditmk/tt/dialect/jit_defines.hpp"
-#include "ditmk/tt/dialect/plan_descriptor.hpp"
+#include "ditmk/tt/jit/jit_defines.hpp"
+#include "ditmk/tt/program/plan_descriptor.hpp"
 #include "support/temp_dir.hpp"
 #include "support/tt_metal_tree.hpp"
 #include "tt_plan/plan_fixture.hpp"

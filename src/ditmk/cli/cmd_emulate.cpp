@@ -18,7 +18,7 @@
 #include "ditmk/model/synthetic.hpp"
 #include "ditmk/ref/action_head.hpp"
 #include "ditmk/tt/emu/linear_program.hpp"
-#include "ditmk/tt/dialect/descriptor_runner.hpp"
+#include "ditmk/tt/generic_op/descriptor_runner.hpp"
 #include "ditmk/io/atomic_file.hpp"
 #include "ditmk/tt/emu/chrome_trace.hpp"
 #include "ditmk/tt/host/emu_report.hpp"

@@ -1,5 +1,5 @@
 // Compile check of the dialect's compute API in the older style (namespace NAMESPACE { void MAIN },
-// compute_kernel_api/ headers, acquire_dst/release_dst, REDUCE_OP/REDUCE_DIM defines, the 6-argument
+// acquire_dst/release_dst, REDUCE_OP/REDUCE_DIM defines, the 6-argument
 // matmul_tiles). Runtime args: the block count. CBs: 0 and 1 inputs, 2 the reduce scaler, 16 the
 // output.
 #include <stdint.h>
@@ -7,14 +7,14 @@
 #define REDUCE_OP PoolType::MAX
 #define REDUCE_DIM ReduceDim::REDUCE_COL
 
-#include "compute_kernel_api.h"
-#include "compute_kernel_api/bcast.h"
-#include "compute_kernel_api/eltwise_binary.h"
-#include "compute_kernel_api/eltwise_unary/eltwise_unary.h"
-#include "compute_kernel_api/eltwise_unary/exp.h"
-#include "compute_kernel_api/matmul.h"
-#include "compute_kernel_api/reduce.h"
-#include "compute_kernel_api/tile_move_copy.h"
+#include "api/compute/compute_kernel_api.h"
+#include "api/compute/bcast.h"
+#include "api/compute/eltwise_binary.h"
+#include "api/compute/eltwise_unary/eltwise_unary.h"
+#include "api/compute/eltwise_unary/exp.h"
+#include "api/compute/matmul.h"
+#include "api/compute/reduce.h"
+#include "api/compute/tile_move_copy.h"
 
 namespace NAMESPACE {
 void MAIN {

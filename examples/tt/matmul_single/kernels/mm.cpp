@@ -4,11 +4,10 @@
 //     namespace NAMESPACE { void MAIN { ... } }
 // where the build defines NAMESPACE and MAIN (on a chip, once per TRISC processor). Newer kernels
 // write `void kernel_main()` instead (see eltwise_add/kernels/add.cpp); both forms run unchanged.
-// The headers use the older "compute_kernel_api/..." paths, which tt-metal still provides.
 #include <cstdint>
 
-#include "compute_kernel_api/matmul.h"
-#include "compute_kernel_api/tile_move_copy.h"
+#include "api/compute/matmul.h"
+#include "api/compute/tile_move_copy.h"
 
 namespace NAMESPACE {
 void MAIN {

@@ -104,7 +104,7 @@ struct ProcessorRuntime {
   std::vector<float> dst;      // kDstTiles tiles, row-major 32x32 each
   std::vector<float> operand;  // scratch for two unpacked operand tiles
   ProcessorLog* log = nullptr;   // set when the launch times itself
-  // State of the dialect's compute calls (tt/dialect/device_abi.cpp): fields below this line.
+  // State of the dialect's compute calls (tt/device_abi/device_abi.cpp): fields below this line.
   struct DialectState {
     // What tt-metal leaves to the hardware's configuration, which the dialect's calls check.
     bool hw_configured = false;      // a full init (compute_kernel_hw_startup, *_init_common, mm_init, ...) ran

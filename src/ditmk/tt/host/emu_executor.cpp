@@ -4,8 +4,8 @@
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/ref/action_head.hpp"
-#include "ditmk/tt/dialect/descriptor_program.hpp"
-#include "ditmk/tt/dialect/plan_descriptor.hpp"
+#include "ditmk/tt/generic_op/descriptor_program.hpp"
+#include "ditmk/tt/program/plan_descriptor.hpp"
 #include "ditmk/tt/host/call_tensors.hpp"
 #include "ditmk/tt/host/launch_inputs.hpp"
 #include "ditmk/tt/plan/io_tensors.hpp"

@@ -16,7 +16,7 @@
 #include "ditmk/model/observation.hpp"
 #include "ditmk/model/precompute.hpp"
 #include "ditmk/model/weights.hpp"
-#include "ditmk/tt/dialect/kernel_compiler.hpp"
+#include "ditmk/tt/jit/kernel_compiler.hpp"
 #include "ditmk/tt/emu/device.hpp"
 #include "ditmk/tt/host/stream_trace.hpp"
 #include "ditmk/tt/plan/program_spec.hpp"

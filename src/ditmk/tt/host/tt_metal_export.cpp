@@ -9,8 +9,8 @@
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/atomic_file.hpp"
 #include "ditmk/io/npy.hpp"
-#include "ditmk/tt/dialect/descriptor_json.hpp"
-#include "ditmk/tt/dialect/plan_descriptor.hpp"
+#include "ditmk/tt/program/descriptor_json.hpp"
+#include "ditmk/tt/program/plan_descriptor.hpp"
 #include "ditmk/tt/host/emu_executor.hpp"
 #include "ditmk/tt/host/launch_inputs.hpp"
 
