@@ -551,43 +551,44 @@ KernelDescriptor read_kernel(const Field& f, const ProgramDescriptor& program) {
   return k;
 }
 
-// Each dataflow buffer a kernel names is a CB of the program on every core the kernel runs on.
-void check_dataflow_buffer_bindings(const Field& f, const KernelDescriptor& k, const ProgramDescriptor& program) {
-  if (k.dataflow_buffer_bindings.empty()) return;
-  const Field bindings = f.at("dataflow_buffer_bindings");
-  for (const auto& binding : k.dataflow_buffer_bindings) {
-    const std::string& name = binding.first;
-    const auto id = binding.second;  // a copy: clang 14 cannot capture a structured binding in a lambda
+// Each binding a kernel names (field `key`: name -> id) is one of the program's `plural` on every core
+// the kernel runs on; `has(id, core)` says whether the program has that id there.
+template <typename Has>
+void check_bindings_on_kernel_cores(const Field& f, const char* key,
+                                    const std::vector<std::pair<std::string, uint32_t>>& named, const KernelDescriptor& k,
+                                    const char* what, const char* plural, Has has) {
+  if (named.empty()) return;
+  const Field bindings = f.at(key);
+  for (const auto& [name, id] : named) {
     for (const emu::CoreCoord core : cores_of(k.core_ranges)) {
-      const bool there = std::any_of(program.cbs.begin(), program.cbs.end(), [&](const CBDescriptor& cb) {
-        const bool has_id = std::any_of(cb.format_descriptors.begin(), cb.format_descriptors.end(),
-                                        [&](const CBFormatDescriptor& format) { return format.buffer_index == id; });
-        if (!has_id) return false;
-        const std::vector<emu::CoreCoord> cores = cores_of(cb.core_ranges);
-        return std::find(cores.begin(), cores.end(), core) != cores.end();
-      });
-      if (!there) bindings.at(name).refuse("CB {} is not one of the program's cbs on core {}", id, emu::core_name(core));
+      if (!has(id, core)) {
+        bindings.at(name).refuse("{} {} is not one of the program's {} on core {}", what, id, plural, emu::core_name(core));
+      }
     }
   }
 }
 
-// Each semaphore a kernel names is one of the program's on every core the kernel runs on.
-void check_semaphore_bindings(const Field& f, const KernelDescriptor& k, const ProgramDescriptor& program) {
-  if (k.semaphore_bindings.empty()) return;
-  const Field bindings = f.at("semaphore_bindings");
-  for (const auto& binding : k.semaphore_bindings) {
-    const std::string& name = binding.first;
-    const auto id = binding.second;  // a copy: clang 14 cannot capture a structured binding in a lambda
-    for (const emu::CoreCoord core : cores_of(k.core_ranges)) {
-      const bool there = std::any_of(program.semaphores.begin(), program.semaphores.end(), [&](const SemaphoreDescriptor& s) {
-        if (s.id != id) return false;
-        const std::vector<emu::CoreCoord> cores = cores_of(s.core_ranges);
-        return std::find(cores.begin(), cores.end(), core) != cores.end();
-      });
-      if (!there)
-        bindings.at(name).refuse("semaphore {} is not one of the program's semaphores on core {}", id, emu::core_name(core));
-    }
-  }
+bool on_core(const std::vector<CoreRange>& ranges, emu::CoreCoord core) {
+  const std::vector<emu::CoreCoord> cores = cores_of(ranges);
+  return std::find(cores.begin(), cores.end(), core) != cores.end();
+}
+
+// Each dataflow buffer a kernel names is a CB of the program, and each semaphore one of its semaphores,
+// on every core the kernel runs on.
+void check_kernel_bindings(const Field& f, const KernelDescriptor& k, const ProgramDescriptor& program) {
+  check_bindings_on_kernel_cores(f, "dataflow_buffer_bindings", k.dataflow_buffer_bindings, k, "CB", "cbs",
+                                 [&](uint32_t id, emu::CoreCoord core) {
+    return std::any_of(program.cbs.begin(), program.cbs.end(), [&](const CBDescriptor& cb) {
+      return on_core(cb.core_ranges, core) &&
+             std::any_of(cb.format_descriptors.begin(), cb.format_descriptors.end(),
+                         [&](const CBFormatDescriptor& format) { return format.buffer_index == id; });
+    });
+  });
+  check_bindings_on_kernel_cores(f, "semaphore_bindings", k.semaphore_bindings, k, "semaphore", "semaphores",
+                                 [&](uint32_t id, emu::CoreCoord core) {
+    return std::any_of(program.semaphores.begin(), program.semaphores.end(),
+                       [&](const SemaphoreDescriptor& s) { return s.id == id && on_core(s.core_ranges, core); });
+  });
 }
 
 // ---- CBs and semaphores ----
@@ -663,8 +664,7 @@ ProgramDescriptor read_program(const Field& root, const KernelRootOption& kernel
   if (const auto semaphores = root.find("semaphores"))
     for (const Field& semaphore : semaphores->items()) p.semaphores.push_back(read_semaphore(semaphore));
   for (size_t i = 0; i < kernels.size(); ++i) {
-    check_dataflow_buffer_bindings(kernels[i], p.kernels[i], p);
-    check_semaphore_bindings(kernels[i], p.kernels[i], p);
+    check_kernel_bindings(kernels[i], p.kernels[i], p);
   }
   return p;
 }
