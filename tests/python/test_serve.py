@@ -207,7 +207,13 @@ def test_a_policy_patched_to_a_remote_server_gets_the_in_process_actions(served)
     assert sent == ["get_action"]  # the batch as one request
     torch.manual_seed(7)
     want = local.get_action(backbone_output, action_input)
-    assert got.action_pred.dtype == torch.bfloat16 and torch.equal(got.action_pred, want.action_pred)
+    assert got.action_pred.dtype == torch.bfloat16
+    if os.environ.get("DITMK_SANITIZED"):
+        # The server is the sanitized build (-O1) and the in-process head the release module (-O3): one
+        # sum may round differently, so the two agree to a bf16 unit, not to the bit.
+        assert torch.allclose(got.action_pred.float(), want.action_pred.float(), rtol=2**-7, atol=2**-7)
+    else:
+        assert torch.equal(got.action_pred, want.action_pred)
     assert remote.info["version"] == version
 
 
