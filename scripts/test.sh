@@ -24,10 +24,14 @@ export CCACHE_NOHASHDIR=1
 # Paths under the checkout are hashed relative to it, so a clone in another folder (CI's) reuses what
 # an earlier build of the same sources compiled.
 export CCACHE_BASEDIR=$PWD
-phase release-build eval 'cmake --preset release >/dev/null && cmake --build --preset release -j "$jobs"'
+# configures and builds one preset
+build_preset() {
+  cmake --preset "$1" >/dev/null && cmake --build --preset "$1" -j "$jobs"
+}
+phase release-build build_preset release
 phase release-test ctest --preset release -j "$jobs"
 phase wheel ./scripts/test-wheel.sh
-phase asan-build eval 'cmake --preset asan >/dev/null && cmake --build --preset asan -j "$jobs"'
+phase asan-build build_preset asan
 phase asan-test env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --preset asan -j "$jobs"
-phase fuzz-build eval 'cmake --preset fuzz >/dev/null && cmake --build --preset fuzz -j "$jobs"'
+phase fuzz-build build_preset fuzz
 phase fuzz-run ctest --preset fuzz -j "$jobs"

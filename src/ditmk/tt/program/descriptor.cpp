@@ -568,7 +568,7 @@ void check_bindings_on_kernel_cores(const Field& f, const char* key,
   }
 }
 
-bool on_core(const std::vector<CoreRange>& ranges, emu::CoreCoord core) {
+bool on_core(const CoreRangeSet& ranges, emu::CoreCoord core) {
   const std::vector<emu::CoreCoord> cores = cores_of(ranges);
   return std::find(cores.begin(), cores.end(), core) != cores.end();
 }
