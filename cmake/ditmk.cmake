@@ -48,8 +48,7 @@ function(ditmk_test name)
   endif()
   add_executable(test_${name} ${srcs})
   target_link_libraries(test_${name} PRIVATE ${T_DEPS} GTest::gtest_main Threads::Threads)
-  target_compile_definitions(test_${name} PRIVATE
-    DITMK_SOURCE_DIR="${PROJECT_SOURCE_DIR}" DITMK_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  # The tests find the sources and the build folder through ditmk/core/build_paths.hpp.
   ditmk_isa_flags(${srcs})
   # Heads the tests open keep their packed weights under the build folder, not the user's cache.
   gtest_discover_tests(test_${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ${name}

@@ -7,6 +7,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/metrics.hpp"
 #include "ditmk/io/atomic_file.hpp"
 #include "ditmk/io/npy.hpp"
@@ -20,7 +21,7 @@ using model::ModelConfig;
 using model::Version;
 using nlohmann::json;
 
-const std::string kTorchReference = std::string(DITMK_SOURCE_DIR) + "/tests/torch/groot_ref.py";
+const std::string kTorchReference = std::string(ditmk::build::source_dir()) + "/tests/torch/groot_ref.py";
 
 bool have_torch() { return run_command("/usr/bin/python3 -c 'import torch'").exit_code == 0; }
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/metrics.hpp"
 #include "ditmk/io/npy.hpp"
 #include "fixtures.hpp"
@@ -73,7 +74,7 @@ TEST(TerminalOutput, OneSummaryLineOffATerminalProgressOnOne) {
 // The reference against an independent PyTorch float64 implementation of MODEL.md, masks included.
 TEST_P(RunCommand, ReferenceAgreesWithIndependentTorchImplementation) {
   const TinyFixture& f = tiny_fixture(GetParam());
-  const std::string script = std::string(DITMK_SOURCE_DIR) + "/tests/torch/groot_ref.py";
+  const std::string script = std::string(ditmk::build::source_dir()) + "/tests/torch/groot_ref.py";
   if (run_command("/usr/bin/python3 -c 'import torch'").exit_code != 0) GTEST_SKIP() << "python3-torch missing";
   TempDir dir;
   const std::string args = " --checkpoint " + f.release + " --observation " + f.observation + " --noise " + f.noise +
@@ -156,7 +157,7 @@ namespace {
 // The independent implementation's own encodings hit MODEL.md's check values.
 TEST(TorchReference, SelfTestPasses) {
   if (run_command("/usr/bin/python3 -c 'import torch'").exit_code != 0) GTEST_SKIP() << "python3-torch missing";
-  const CliResult r = run_command("/usr/bin/python3 " + std::string(DITMK_SOURCE_DIR) + "/tests/torch/groot_ref.py --self-test");
+  const CliResult r = run_command("/usr/bin/python3 " + std::string(ditmk::build::source_dir()) + "/tests/torch/groot_ref.py --self-test");
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/safetensors.hpp"
 #include "ditmk/model/release_layout.hpp"
@@ -35,7 +36,7 @@ TEST(ReleaseLayout, ParameterCountsMatchTheReleasedModels) {
 }
 
 TEST(ReleaseLayout, N15NamesAndShapesMatchTheReleaseKeyList) {
-  std::ifstream keys(std::string(DITMK_SOURCE_DIR) + "/../shared/docs/keys_n15.txt");
+  std::ifstream keys(std::string(ditmk::build::source_dir()) + "/../shared/docs/keys_n15.txt");
   if (!keys) GTEST_SKIP() << "keys_n15.txt not beside the project";
   std::map<std::string, std::string> expected;
   std::string name, shape;

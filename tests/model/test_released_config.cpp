@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/io/atomic_file.hpp"
 #include "ditmk/model/config_json.hpp"
 #include "ditmk/model/synthetic.hpp"
@@ -19,7 +20,7 @@ using nlohmann::json;
 using testing::TempDir;
 
 const json& released_fields() {
-  static const json fields = json::parse(std::ifstream(std::string(DITMK_SOURCE_DIR) + "/tests/model/released_config.json"));
+  static const json fields = json::parse(std::ifstream(std::string(ditmk::build::source_dir()) + "/tests/model/released_config.json"));
   return fields;
 }
 

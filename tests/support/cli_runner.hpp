@@ -6,6 +6,7 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "ditmk/core/build_paths.hpp"
 #include "support/temp_dir.hpp"
 
 namespace ditmk::testing {
@@ -31,7 +32,7 @@ inline std::string slurp(const std::string& path) {
   return s.str();
 }
 
-inline std::string ditmk_binary() { return std::string(DITMK_BINARY_DIR) + "/ditmk"; }
+inline std::string ditmk_binary() { return std::string(ditmk::build::binary_dir()) + "/ditmk"; }
 
 inline CliResult run_command(const std::string& command) {
   TempDir capture;

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 
+#include "ditmk/core/build_paths.hpp"
+
 namespace ditmk::test {
 
 struct TtMetalPin {
@@ -19,7 +21,7 @@ struct TtMetalPin {
 };
 
 inline TtMetalPin tt_metal_pin() {
-  std::ifstream in(std::string(DITMK_SOURCE_DIR) + "/scripts/tt-metal.pin");
+  std::ifstream in(std::string(ditmk::build::source_dir()) + "/scripts/tt-metal.pin");
   TtMetalPin pin;
   for (std::string line; std::getline(in, line);) {
     if (line.rfind("version=", 0) == 0) pin.version = line.substr(8);

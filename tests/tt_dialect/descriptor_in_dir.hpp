@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/tensor.hpp"
 #include "ditmk/io/npy.hpp"
@@ -17,7 +18,7 @@ namespace ditmk::testing {
 
 // The folder of this file's kernels, absolute (descriptors name them by absolute path).
 inline std::string l1_kernel(const std::string& name) {
-  return (std::filesystem::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/l1_kernels" / name).string();
+  return (std::filesystem::path(ditmk::build::source_dir()) / "tests/tt_dialect/l1_kernels" / name).string();
 }
 
 // Writes `input` into `dir` as `input_file`, parses and runs `json` there (timed when `timing`).
@@ -27,7 +28,7 @@ inline tt::dialect::DescriptorRun run_in(const TempDir& dir, const nlohmann::ord
   const tt::dialect::ProgramDescriptor program = tt::dialect::parse_descriptor(json, dir.path() / "program.json");
   tt::dialect::RunOptions options;
   options.data_dir = dir.path();
-  options.kernel_cache = std::filesystem::path(DITMK_BINARY_DIR) / "kernel-cache-tests";
+  options.kernel_cache = std::filesystem::path(ditmk::build::binary_dir()) / "kernel-cache-tests";
   options.timing = timing;
   return tt::dialect::run_descriptor(program, options);
 }

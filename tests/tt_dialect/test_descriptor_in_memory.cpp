@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/io/npy.hpp"
 #include "ditmk/tt/program/descriptor.hpp"
 #include "ditmk/tt/generic_op/descriptor_runner.hpp"
@@ -21,7 +22,7 @@ namespace fs = std::filesystem;
 using testing::error_of;
 using testing::TempDir;
 
-const fs::path kLoopback = fs::path(DITMK_SOURCE_DIR) / "examples/tt/loopback";
+const fs::path kLoopback = fs::path(ditmk::build::source_dir()) / "examples/tt/loopback";
 
 // The loopback example (src -> dst through one core, float32 tiles) with fixed DRAM addresses, its
 // input written beside it.

@@ -3,6 +3,7 @@
 // args, L1-sharded tensors, inputs and outputs included).
 #include <gtest/gtest.h>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/tt/program/descriptor_json.hpp"
 
 namespace ditmk::tt::dialect {
@@ -12,7 +13,7 @@ namespace fs = std::filesystem;
 
 TEST(DescriptorJson, ExamplesSurviveAWriteAndARead) {
   int programs = 0;
-  for (const fs::directory_entry& folder : fs::directory_iterator(fs::path(DITMK_SOURCE_DIR) / "examples/tt")) {
+  for (const fs::directory_entry& folder : fs::directory_iterator(fs::path(ditmk::build::source_dir()) / "examples/tt")) {
     if (!folder.is_directory()) continue;
     for (const fs::directory_entry& file : fs::directory_iterator(folder.path())) {
       const std::string name = file.path().filename().string();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/tt/device_abi/device_abi.hpp"
 #include "ditmk/tt/host_api/host_api.hpp"
 #include "ditmk/tt/emu/timing_model.hpp"
@@ -19,10 +20,10 @@ namespace fs = std::filesystem;
 TEST(DialectDebug, DprintPagesPrintsOneLinePerPage) {
   std::vector<std::string> lines;
   set_dprint_sink([&](std::string_view, std::string_view line) { lines.push_back(std::string(line)); });
-  HostDevice device(fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  HostDevice device(fs::path(ditmk::build::binary_dir()) / "kernel-cache-tests");
   Program program = CreateProgram();
   const CoreRangeSet core = {{{0, 0}, {0, 0}}};
-  CreateKernel(program, fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/compile_kernels/dprint_pages.cpp", core,
+  CreateKernel(program, fs::path(ditmk::build::source_dir()) / "tests/tt_dialect/compile_kernels/dprint_pages.cpp", core,
                WriterDataMovementConfig{});
   CreateCircularBuffer(program, core, {.total_size = 64, .buffer_index = 0, .page_size = 32});
   const emu::LaunchReport report = EnqueueProgram(device, program);
@@ -41,12 +42,12 @@ TEST(DialectDebug, DprintNamesWhereAndZoneIsTimed) {
   set_dprint_sink([&](std::string_view where, std::string_view line) {
     lines.push_back(std::string(where) + ": " + std::string(line));
   });
-  HostDevice device(fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  HostDevice device(fs::path(ditmk::build::binary_dir()) / "kernel-cache-tests");
   device.emulator().set_timing(true);
   Program program = CreateProgram();
   const CoreRangeSet cores = {{{2, 1}, {3, 1}}};
   const KernelHandle k = CreateKernel(
-      program, fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/compile_kernels/dprint_zone.cpp", cores,
+      program, fs::path(ditmk::build::source_dir()) / "tests/tt_dialect/compile_kernels/dprint_zone.cpp", cores,
       WriterDataMovementConfig{});
   SetRuntimeArgs(program, k, {2, 1}, {7});
   SetRuntimeArgs(program, k, {3, 1}, {9});
@@ -84,11 +85,11 @@ TEST(DialectDebug, DprintNamesWhereAndZoneIsTimed) {
 
 // The emulator cannot see a kernel's pointer stores; the bytes it declares cost the RISC's L1 rate.
 TEST(DialectDebug, RiscL1BytesAreTimedAtTheRiscsL1Rate) {
-  HostDevice device(fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  HostDevice device(fs::path(ditmk::build::binary_dir()) / "kernel-cache-tests");
   device.emulator().set_timing(true);
   Program program = CreateProgram();
   const KernelHandle k = CreateKernel(
-      program, fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/compile_kernels/risc_stores.cpp", {{{2, 1}, {3, 1}}},
+      program, fs::path(ditmk::build::source_dir()) / "tests/tt_dialect/compile_kernels/risc_stores.cpp", {{{2, 1}, {3, 1}}},
       WriterDataMovementConfig{});
   SetRuntimeArgs(program, k, {2, 1}, {0});
   SetRuntimeArgs(program, k, {3, 1}, {8192});

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/tt/host_api/host_api.hpp"
 #include "ditmk/tt/emu/kernel_guard.hpp"
 
@@ -16,7 +17,7 @@ namespace fs = std::filesystem;
 
 constexpr uint32_t kPage = 2048;
 
-fs::path test_cache() { return fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests"; }
+fs::path test_cache() { return fs::path(ditmk::build::binary_dir()) / "kernel-cache-tests"; }
 
 struct Case {
   int fault;
@@ -35,7 +36,7 @@ emu::LaunchReport run_faulty_reader(int fault, double watchdog_seconds = emu::kD
   ReaderDataMovementConfig config;
   config.defines = {{"FAULT", std::to_string(fault)}};
   const KernelHandle reader = CreateKernel(
-      program, fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/fault_kernels/faulty_reader.cpp", core, config);
+      program, fs::path(ditmk::build::source_dir()) / "tests/tt_dialect/fault_kernels/faulty_reader.cpp", core, config);
   CreateCircularBuffer(program, core, {.total_size = 2 * kPage, .buffer_index = 0, .page_size = kPage});
   SetRuntimeArgs(program, reader, {0, 0}, {data->address(), empty->address(), 0});
   return EnqueueProgram(device, program);
@@ -112,7 +113,7 @@ emu::LaunchReport run_raw_cb_copy(std::vector<std::byte>& out_bytes) {
   Program program = CreateProgram();
   const CoreRangeSet core = {{{1, 1}, {1, 1}}};
   const KernelHandle k = CreateKernel(
-      program, fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/compile_kernels/raw_cb_copy.cpp", core,
+      program, fs::path(ditmk::build::source_dir()) / "tests/tt_dialect/compile_kernels/raw_cb_copy.cpp", core,
       WriterDataMovementConfig{});
   CreateCircularBuffer(program, core, {.total_size = 64, .buffer_index = 0, .page_size = 64});
   CreateCircularBuffer(program, core, {.total_size = 64, .buffer_index = 1, .page_size = 64});

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/io/npy.hpp"
 #include "ditmk/tt/program/descriptor.hpp"
 #include "ditmk/tt/program/tensor_codec.hpp"
@@ -21,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kLoopback = fs::path(DITMK_SOURCE_DIR) / "examples/tt/loopback";
+const fs::path kLoopback = fs::path(ditmk::build::source_dir()) / "examples/tt/loopback";
 
 // The loopback example copied into `dir` with its input, optionally edited.
 fs::path loopback_in(const TempDir& dir, const std::function<void(nlohmann::json&)>& edit = {}) {

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/host_api/host_api.hpp"
 #include "ditmk/tt/program/tensor_codec.hpp"
@@ -124,12 +125,12 @@ TEST(IntegerTileCodec, ElementsLieInFaceOrder) {
 }
 
 TEST(IntegerTileCompute, ComputeOnAnIntegerCbIsOneLineFault) {
-  tt::dialect::HostDevice device(std::filesystem::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  tt::dialect::HostDevice device(std::filesystem::path(ditmk::build::binary_dir()) / "kernel-cache-tests");
   auto src = tt::dialect::CreateBuffer(device, {2 * 2048, 2048, tt::dialect::DataFormat::uint16, "src"});
   tt::dialect::EnqueueWriteBuffer(device, *src, std::vector<std::byte>(2 * 2048, std::byte{7}));
   tt::dialect::Program program = tt::dialect::CreateProgram();
   const tt::dialect::CoreRangeSet core = {{{0, 0}, {0, 0}}};
-  const std::filesystem::path silicon = std::filesystem::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/silicon_kernels";
+  const std::filesystem::path silicon = std::filesystem::path(ditmk::build::source_dir()) / "tests/tt_dialect/silicon_kernels";
   const auto reader =
       tt::dialect::CreateKernel(program, silicon / "read_pages.cpp", core, tt::dialect::ReaderDataMovementConfig{});
   tt::dialect::ComputeConfig compute;

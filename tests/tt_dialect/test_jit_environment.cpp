@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/tt/program/descriptor.hpp"
 #include "ditmk/tt/jit/jit_defines.hpp"
 #include "ditmk/tt/jit/kernel_compiler.hpp"
@@ -106,7 +107,7 @@ TEST(JitEnvironment, EveryDefineTheJitOwnsIsRefusedAndNoneIsBothGivenAndWithheld
 // The schema refuses the same names the parser does.
 TEST(JitEnvironment, TheSchemaRefusesExactlyTheJitsDefines) {
   const nlohmann::json schema =
-      nlohmann::json::parse(std::ifstream(fs::path(DITMK_SOURCE_DIR) / "schemas/program_descriptor.schema.json"));
+      nlohmann::json::parse(std::ifstream(fs::path(ditmk::build::source_dir()) / "schemas/program_descriptor.schema.json"));
   const nlohmann::json& listed =
       schema["$defs"]["kernel"]["properties"]["defines"]["propertyNames"]["not"]["enum"];
   std::vector<std::string> in_schema = listed.get<std::vector<std::string>>();

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/jit/kernel_compiler.hpp"
 #include "support/error_of.hpp"
@@ -14,7 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path kernel(const char* name) { return fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/compile_kernels" / name; }
+fs::path kernel(const char* name) { return fs::path(ditmk::build::source_dir()) / "tests/tt_dialect/compile_kernels" / name; }
 
 
 KernelBuild reader(const fs::path& source) {

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/tt/jit/kernel_compiler.hpp"
 #include "ditmk/tt/program/plan_descriptor.hpp"
 #include "support/temp_dir.hpp"
@@ -61,7 +62,7 @@ TEST(KernelHeaders, CompileAgainstTheDeviceHeadersAloneOnEveryProcessor) {
   const fs::path kernel_dir = dir.path() / "kernel";
   fs::create_directories(kernel_dir);
   for (const char* header : kFreestandingHeaders)
-    fs::copy_file(fs::path(DITMK_SOURCE_DIR) / "src/ditmk/tt/kernel" / header, kernel_dir / header);
+    fs::copy_file(fs::path(ditmk::build::source_dir()) / "src/ditmk/tt/kernel" / header, kernel_dir / header);
   std::ofstream(kernel_dir / "headers.cpp") << kKernel;
   const ProgramSpec spec = tt::testing::spec_of(model::Version::n16, Variant::steps4, TileFormat::bfp8_b, Kernel::k4);
   const ProgramDescriptor program = plan_descriptor(spec, "headers.cpp", kernel_dir);

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/io/npy.hpp"
 #include "ditmk/tt/program/descriptor.hpp"
 #include "ditmk/tt/jit/kernel_compiler.hpp"
@@ -22,7 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kLoopback = fs::path(DITMK_SOURCE_DIR) / "examples/tt/loopback";
+const fs::path kLoopback = fs::path(ditmk::build::source_dir()) / "examples/tt/loopback";
 const char* const kRootKernel = "ttnn/cpp/ttnn/operations/fake_copy/device/kernels/dataflow/copy_pages.cpp";
 
 void write_file(const fs::path& path, const std::string& text) {

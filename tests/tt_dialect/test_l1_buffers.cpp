@@ -6,6 +6,7 @@
 #include <cstring>
 #include <set>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/program/descriptor_json.hpp"
 #include "ditmk/tt/host_api/host_api.hpp"
@@ -150,7 +151,7 @@ TEST(L1Buffers, ShardedTensorIsReadOnItsCores) {
 }
 
 TEST(L1Buffers, InterleavedPagesLieInTheirBanks) {
-  tt::dialect::HostDevice device(std::filesystem::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  tt::dialect::HostDevice device(std::filesystem::path(ditmk::build::binary_dir()) / "kernel-cache-tests");
   const uint32_t page = 100;  // rounded up to 112 in a bank
   const uint32_t address = tt::kL1Bytes - 4096;
   auto buffer = tt::dialect::CreateL1Buffer(device, {.size = 300 * page, .page_size = page, .address = address});
@@ -175,7 +176,7 @@ TEST(L1Buffers, InterleavedPagesLieInTheirBanks) {
 }
 
 TEST(L1Buffers, CbOverlappingAnL1BufferIsRefused) {
-  tt::dialect::HostDevice device(std::filesystem::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  tt::dialect::HostDevice device(std::filesystem::path(ditmk::build::binary_dir()) / "kernel-cache-tests");
   const uint32_t address = tt::kL1Bytes - 8192;
   tt::dialect::CreateL1Buffer(device, {.size = 110 * 4096, .page_size = 4096, .address = address, .name = "l1x"});
   tt::dialect::Program program = tt::dialect::CreateProgram();
@@ -197,7 +198,7 @@ TEST(L1Buffers, CbOverlappingAnL1BufferIsRefused) {
 }
 
 TEST(L1Buffers, OverlappingL1BuffersAndUnwrittenBytesAreRefused) {
-  tt::dialect::HostDevice device(std::filesystem::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  tt::dialect::HostDevice device(std::filesystem::path(ditmk::build::binary_dir()) / "kernel-cache-tests");
   const uint32_t address = tt::kL1Bytes - 8192;
   auto a = tt::dialect::CreateL1Buffer(device, {.size = 8192, .address = address, .shard_cores = {{1, 1}, {2, 1}},
                                                 .shard_size = 4096, .name = "a"});

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/dtype.hpp"
 #include "ditmk/io/npy.hpp"
 #include "support/cli_runner.hpp"
@@ -23,7 +24,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 constexpr int kRows = 64, kCols = 128, kBlock = 4, kBlocks = kRows / 32;  // two blocks of 4 tiles
-const fs::path kKernels = fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/kernels";
+const fs::path kKernels = fs::path(ditmk::build::source_dir()) / "tests/tt_dialect/kernels";
 
 // Values bf16 holds exactly, different in every element, so a misplaced element shows.
 Tensor input_matrix() {

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/tensor.hpp"
 #include "ditmk/io/npy.hpp"
 #include "ditmk/tt/program/descriptor.hpp"
@@ -22,9 +23,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kExamples = fs::path(DITMK_SOURCE_DIR) / "examples/tt";
-const fs::path kBlockCopy = fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/matmul_kernels/block_copy_pack.cpp";
-const fs::path kCbFormats = fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/matmul_kernels/cb_formats_constexpr.cpp";
+const fs::path kExamples = fs::path(ditmk::build::source_dir()) / "examples/tt";
+const fs::path kBlockCopy = fs::path(ditmk::build::source_dir()) / "tests/tt_dialect/matmul_kernels/block_copy_pack.cpp";
+const fs::path kCbFormats = fs::path(ditmk::build::source_dir()) / "tests/tt_dialect/matmul_kernels/cb_formats_constexpr.cpp";
 
 nlohmann::ordered_json example(const std::string& name) {
   nlohmann::ordered_json program = nlohmann::ordered_json::parse(std::ifstream(kExamples / name / "program.json"));
@@ -46,7 +47,7 @@ tt::dialect::DescriptorRun run(const TempDir& dir, const nlohmann::ordered_json&
   const tt::dialect::ProgramDescriptor program = tt::dialect::parse_descriptor(json, dir.path() / "program.json");
   tt::dialect::RunOptions options;
   options.data_dir = dir.path();
-  options.kernel_cache = fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests";
+  options.kernel_cache = fs::path(ditmk::build::binary_dir()) / "kernel-cache-tests";
   return tt::dialect::run_descriptor(program, options);
 }
 
@@ -136,7 +137,7 @@ TEST(MatmulKernels, TreeBmmMultipliesAsTheExampleKernelDoes) {
 // (CB 1 in float32 on (1,0) instead when `mixed`).
 tt::emu::LaunchReport run_cb_formats(bool ask_missing, bool mixed) {
   using namespace tt::dialect;
-  HostDevice device(fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  HostDevice device(fs::path(ditmk::build::binary_dir()) / "kernel-cache-tests");
   Program program = CreateProgram();
   const CoreRangeSet both = {{{0, 0}, {1, 0}}};
   ReaderDataMovementConfig config;

@@ -6,6 +6,7 @@
 // back, and bad bindings as one line naming the field.
 #include <gtest/gtest.h>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/program/descriptor_json.hpp"
 #include "ditmk/tt/jit/jit_defines.hpp"
@@ -64,7 +65,7 @@ TEST(Metal2Bindings, BindingsArePartOfTheKernelCacheKey) {
   TempDir dir;
   tt::dialect::KernelCompiler compiler(dir.path());
   tt::dialect::KernelBuild build;
-  build.source = std::filesystem::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/compile_kernels/minimal.cpp";
+  build.source = std::filesystem::path(ditmk::build::source_dir()) / "tests/tt_dialect/compile_kernels/minimal.cpp";
   build.source_name = "minimal.cpp";
   build.runtime_arguments_schema = tt::dialect::RuntimeArgsSchema{};
   build.bindings.dataflow_buffers = {{"in0", 0}};
@@ -86,7 +87,7 @@ ordered_json one_core() { return ordered_json::array({{{"start", {0, 0}}, {"end"
 
 ordered_json program() {
   const std::string kernel =
-      (std::filesystem::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/norm_kernels/metal2_bindings.cpp").string();
+      (std::filesystem::path(ditmk::build::source_dir()) / "tests/tt_dialect/norm_kernels/metal2_bindings.cpp").string();
   return {{"tensors",
            {{{"name", "src"}, {"memory", "dram_interleaved"}, {"layout", "row_major"}, {"data_format", "uint32"},
              {"shape", {1, 16}}, {"input", "src.npy"}},

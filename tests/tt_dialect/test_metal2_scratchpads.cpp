@@ -5,6 +5,7 @@
 // as one line naming the field.
 #include <gtest/gtest.h>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/jit/jit_defines.hpp"
 #include "tt_dialect/descriptor_in_dir.hpp"
@@ -47,7 +48,7 @@ ordered_json row_tensor(const std::string& name, int rows, const std::string& io
 
 ordered_json program() {
   const std::string kernel =
-      (std::filesystem::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/norm_kernels/metal2_sequences_scratchpads.cpp")
+      (std::filesystem::path(ditmk::build::source_dir()) / "tests/tt_dialect/norm_kernels/metal2_sequences_scratchpads.cpp")
           .string();
   return {{"tensors", {row_tensor("a", 1, "input"), row_tensor("b", 1, "input"), row_tensor("dst", 3, "output")}},
           {"kernels",

@@ -6,6 +6,7 @@
 // bound buffer's entry size back into a tensor; bad schemas are one line naming the field.
 #include <gtest/gtest.h>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/error.hpp"
 #include "tt_dialect/descriptor_in_dir.hpp"
 
@@ -18,7 +19,7 @@ ordered_json one_core() { return ordered_json::array({{{"start", {0, 0}}, {"end"
 
 ordered_json program() {
   const std::string kernel =
-      (std::filesystem::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/norm_kernels/named_args.cpp").string();
+      (std::filesystem::path(ditmk::build::source_dir()) / "tests/tt_dialect/norm_kernels/named_args.cpp").string();
   return {{"tensors",
            {{{"name", "out"}, {"memory", "dram_interleaved"}, {"layout", "row_major"}, {"data_format", "uint32"},
              {"shape", {1, 16}}, {"output", "out.npy"}}}},

@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/generic_op/descriptor_program.hpp"
 #include "tt_dialect/descriptor_in_dir.hpp"
@@ -16,7 +17,7 @@ namespace {
 using nlohmann::ordered_json;
 
 std::string noc_kernel(const std::string& name) {
-  return (std::filesystem::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/noc_kernels" / name).string();
+  return (std::filesystem::path(ditmk::build::source_dir()) / "tests/tt_dialect/noc_kernels" / name).string();
 }
 
 ordered_json cores(uint32_t x0, uint32_t x1) { return ordered_json::array({{{"start", {x0, 0}}, {"end", {x1, 0}}}}); }

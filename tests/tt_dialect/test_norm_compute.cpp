@@ -8,6 +8,7 @@
 #include <cmath>
 #include <random>
 
+#include "ditmk/core/build_paths.hpp"
 #include "tt_dialect/descriptor_in_dir.hpp"
 
 namespace ditmk::testing {
@@ -20,7 +21,7 @@ constexpr int64_t kRows = 32;
 constexpr int64_t kCols = 32 * kTiles;
 
 std::string norm_kernel(const std::string& name) {
-  return (std::filesystem::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/norm_kernels" / name).string();
+  return (std::filesystem::path(ditmk::build::source_dir()) / "tests/tt_dialect/norm_kernels" / name).string();
 }
 
 ordered_json one_core() { return ordered_json::array({{{"start", {0, 0}}, {"end", {0, 0}}}}); }

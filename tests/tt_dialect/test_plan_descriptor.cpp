@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/tt/program/descriptor_json.hpp"
 #include "ditmk/tt/program/plan_descriptor.hpp"
 #include "ditmk/tt/emu/from_plan.hpp"
@@ -19,7 +20,7 @@
 namespace ditmk::tt::dialect {
 namespace {
 
-const std::filesystem::path kSourceDir = DITMK_SOURCE_DIR;
+const std::filesystem::path kSourceDir = ditmk::build::source_dir();
 
 struct Case {
   model::Version version;

@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/dtype.hpp"
 #include "ditmk/tt/host_api/host_api.hpp"
 #include "ditmk/tt/emu/sfpu_binary_functions.hpp"
@@ -34,7 +35,7 @@ struct Chained {
 // DRAM -> CB 0 -> the kernel -> CB 16 -> DRAM.
 Chained run_compute(const std::string& kernel, const std::vector<std::pair<std::string, std::string>>& defines,
                     const std::function<double(uint32_t)>& values) {
-  HostDevice device(fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  HostDevice device(fs::path(ditmk::build::binary_dir()) / "kernel-cache-tests");
   auto src = CreateBuffer(device, {kTiles * kPage, kPage, DataFormat::float16_b, "src"});
   auto dst = CreateBuffer(device, {kTiles * kPage, kPage, DataFormat::float16_b, "dst"});
   Chained c;
@@ -49,7 +50,7 @@ Chained run_compute(const std::string& kernel, const std::vector<std::pair<std::
   EnqueueWriteBuffer(device, *src, bytes);
   Program program = CreateProgram();
   const CoreRangeSet core = {{{0, 0}, {0, 0}}};
-  const fs::path tests = fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect";
+  const fs::path tests = fs::path(ditmk::build::source_dir()) / "tests/tt_dialect";
   const KernelHandle reader =
       CreateKernel(program, tests / "silicon_kernels/read_pages.cpp", core, ReaderDataMovementConfig{});
   const KernelHandle writer =

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/host_api/host_api.hpp"
 #include "support/error_of.hpp"
@@ -26,7 +27,7 @@ struct Copied {
 
 // DRAM -> CB 0 -> copy_tile/pack_tile -> CB 16 -> DRAM, on one core.
 Copied copy_through(bool pack_unreserved, bool strict, bool std_headers = false) {
-  HostDevice device(fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  HostDevice device(fs::path(ditmk::build::binary_dir()) / "kernel-cache-tests");
   device.emulator().set_strict(strict);
   auto src = CreateBuffer(device, {kTiles * kPage, kPage, DataFormat::float16_b, "src"});
   auto dst = CreateBuffer(device, {kTiles * kPage, kPage, DataFormat::float16_b, "dst"});
@@ -39,7 +40,7 @@ Copied copy_through(bool pack_unreserved, bool strict, bool std_headers = false)
   EnqueueWriteBuffer(device, *src, copied.in);
   Program program = CreateProgram();
   const CoreRangeSet core = {{{0, 0}, {0, 0}}};
-  const fs::path kernels = fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/silicon_kernels";
+  const fs::path kernels = fs::path(ditmk::build::source_dir()) / "tests/tt_dialect/silicon_kernels";
   const KernelHandle reader = CreateKernel(program, kernels / "read_pages.cpp", core, ReaderDataMovementConfig{});
   const KernelHandle writer = CreateKernel(program, kernels / "write_pages.cpp", core, WriterDataMovementConfig{});
   ComputeConfig compute;
@@ -108,12 +109,12 @@ TEST(SiliconBehaviour, PackWithoutReservationFaultsWhenStrict) {
 // tt-metal's shared CB: c_16 and c_24 over one L1 range, each with its own pointers; what one
 // index's producer filled, the other reads.
 TEST(SiliconBehaviour, SharedCbIndicesSeeOneL1) {
-  HostDevice device(fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  HostDevice device(fs::path(ditmk::build::binary_dir()) / "kernel-cache-tests");
   auto dst = CreateBuffer(device, {kPage, kPage, DataFormat::float16_b, "dst"});
   Program program = CreateProgram();
   const CoreRangeSet core = {{{0, 0}, {0, 0}}};
   const KernelHandle writer = CreateKernel(
-      program, fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/silicon_kernels/shared_cb.cpp", core, WriterDataMovementConfig{});
+      program, fs::path(ditmk::build::source_dir()) / "tests/tt_dialect/silicon_kernels/shared_cb.cpp", core, WriterDataMovementConfig{});
   CircularBufferConfig shared{.total_size = 2 * kPage, .buffer_index = 16, .page_size = kPage};
   shared.shared_indices = {{24, DataFormat::float16_b, kPage}};
   CreateCircularBuffer(program, core, shared);
@@ -132,10 +133,10 @@ TEST(SiliconBehaviour, SharedCbIndicesSeeOneL1) {
 
 // Two CBs that overlap without being one shared CB are still refused.
 TEST(SiliconBehaviour, OverlappingCbsThatAreNotSharedAreRefused) {
-  HostDevice device(fs::path(DITMK_BINARY_DIR) / "kernel-cache-tests");
+  HostDevice device(fs::path(ditmk::build::binary_dir()) / "kernel-cache-tests");
   Program program = CreateProgram();
   const CoreRangeSet core = {{{0, 0}, {0, 0}}};
-  CreateKernel(program, fs::path(DITMK_SOURCE_DIR) / "tests/tt_dialect/silicon_kernels/shared_cb.cpp", core,
+  CreateKernel(program, fs::path(ditmk::build::source_dir()) / "tests/tt_dialect/silicon_kernels/shared_cb.cpp", core,
                WriterDataMovementConfig{});
   CircularBufferConfig a{.total_size = 2 * kPage, .buffer_index = 16, .page_size = kPage, .placed_address = 0x20000};
   CircularBufferConfig b{.total_size = 2 * kPage, .buffer_index = 24, .page_size = kPage, .placed_address = 0x20000};

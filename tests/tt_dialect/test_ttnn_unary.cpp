@@ -8,6 +8,7 @@
 #include <cstring>
 #include <functional>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/tt/program/descriptor.hpp"
 #include "support/tt_metal_tree.hpp"
 #include "tt_dialect/descriptor_in_dir.hpp"
@@ -102,7 +103,7 @@ UnaryRun run_unary(const TempDir& dir, const ordered_json& program) {
   const tt::dialect::ProgramDescriptor parsed = tt::dialect::parse_descriptor(program, dir.path() / "program.json", *tree);
   tt::dialect::RunOptions options;
   options.data_dir = dir.path();
-  options.kernel_cache = std::filesystem::path(DITMK_BINARY_DIR) / "kernel-cache-tests";
+  options.kernel_cache = std::filesystem::path(ditmk::build::binary_dir()) / "kernel-cache-tests";
   UnaryRun r{tt::dialect::run_descriptor(parsed, options), Tensor(DType::F32, {1})};
   if (r.run.report.clean()) r.out = io::read_npy(dir / "dst.npy");
   return r;

@@ -9,10 +9,12 @@
 #include <string>
 #include <unistd.h>
 
+#include "ditmk/core/build_paths.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kDitmk = DITMK_BINARY_DIR "/ditmk";
+const std::string kDitmk = std::string(ditmk::build::binary_dir()) + "/ditmk";
 
 struct CliResult {
   int status;
@@ -58,7 +60,7 @@ TEST_F(PlanCli, WritesManifestAndDescriptor) {
   const fs::path source = d["kernels"][0]["kernel_source"].get<std::string>();
   EXPECT_TRUE(source.is_relative()) << source;
   EXPECT_TRUE(fs::equivalent(descriptor.parent_path() / source,
-                             fs::path(DITMK_SOURCE_DIR) / "src/ditmk/tt/kernel/dit_kernel.cpp"))
+                             fs::path(ditmk::build::source_dir()) / "src/ditmk/tt/kernel/dit_kernel.cpp"))
       << source;
   EXPECT_EQ(d["kernels"][0]["named_compile_time_args"]["hub_noc_x"], 4);  // the emulated chip's coordinates
   EXPECT_EQ(d["kernels"][2]["config"]["unpack_to_dest_mode"]["19"], "UnpackToDestFp32");

@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/tt/jit/jit_defines.hpp"
 #include "ditmk/tt/program/plan_descriptor.hpp"
 #include "support/temp_dir.hpp"
@@ -101,7 +102,7 @@ ParseResult parse(const fs::path& tree, const fs::path& generated, const test::j
                   const fs::path& kernel_dir) {
   std::ostringstream command;
   command << "g++ -std=c++17 -fsyntax-only -fpermissive -include '" << (generated / "named_args_generated.h").string() << "'"
-          << " -I'" << generated.string() << "' -I'" << (fs::path(DITMK_SOURCE_DIR) / "tests/tt_reference/sfpi_shim").string() << "'";
+          << " -I'" << generated.string() << "' -I'" << (fs::path(ditmk::build::source_dir()) / "tests/tt_reference/sfpi_shim").string() << "'";
   for (const std::string& dir : test::jit::kIncludeDirs) command << " -I'" << (tree / dir).string() << "'";
   for (const std::string& flag : test::jit::processor_defines(processor)) command << " " << flag;
   if (profiled)

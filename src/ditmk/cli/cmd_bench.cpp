@@ -16,6 +16,7 @@
 #include "ditmk/cli/bench_batch.hpp"
 #include "ditmk/cli/commands.hpp"
 #include "ditmk/cli/model_source.hpp"
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/metrics.hpp"
 #include "ditmk/core/parallel.hpp"
@@ -168,7 +169,7 @@ json run_peer(const BenchOptions& o, const model::Weights& w, int embodiment, co
   Tensor n(DType::F32, {noise.rows, noise.cols});
   for (std::size_t i = 0; i < noise.data.size(); ++i) n.data<float>()[i] = float(noise.data[i]);
   io::write_npy(noise_path, n.view());
-  const std::string script = std::string(DITMK_SOURCE_DIR) + "/bench/peer_torch.py";
+  const std::string script = std::string(build::source_dir()) + "/bench/peer_torch.py";
   const std::string cmd = fmt::format("/usr/bin/python3 {} --checkpoint {} --observation {} --noise {} --embodiment {} "
                                       "--threads {} --runs {} --warmup {}{} 2>{}",
                                       script, w.checkpoint->path(), obs_path, noise_path, embodiment, threads, o.runs,

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/atomic_file.hpp"
 #include "ditmk/tt/hw/inc/ditmk_device_abi.h"
@@ -314,7 +315,7 @@ fs::path device_include_dir() {
   if (const char* dir = std::getenv("DITMK_DEVICE_INCLUDE"); dir && *dir) return dir;
   // An installed ditmk (the wheel) carries the headers beside its binary; a build uses its sources.
   if (std::optional<fs::path> installed = installed_share("device_include", "ditmk_device_abi.h")) return *installed;
-  return DITMK_DEVICE_INCLUDE_DIR;
+  return fs::path(build::source_dir()) / "src/ditmk/tt/hw/inc";
 }
 
 fs::path KernelCompiler::default_kernel_cache() {

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/jit/kernel_compiler.hpp"
 #include "ditmk/tt/plan/io_tensors.hpp"
@@ -72,7 +73,7 @@ DataFormat data_format_of(TileFormat format) {
 std::filesystem::path megakernel_dir() {
   if (const char* dir = std::getenv("DITMK_MEGAKERNEL_DIR"); dir && *dir) return dir;
   if (std::optional<std::filesystem::path> installed = installed_share("megakernel", kMegakernelSource)) return *installed;
-  return DITMK_MEGAKERNEL_DIR;
+  return std::filesystem::path(build::source_dir()) / "src/ditmk/tt/kernel";
 }
 
 ProgramDescriptor plan_descriptor(const ProgramSpec& spec, const std::string& kernel_source,
