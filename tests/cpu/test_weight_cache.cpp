@@ -69,9 +69,11 @@ void expect_identical(const model::DenoiseResult& a, const model::DenoiseResult&
                           a.velocities[s].data.size() * sizeof(double)), 0) << "step " << s;
 }
 
+// The folder's files, not its stamps/ folder
 std::vector<fs::path> files_in(const fs::path& dir) {
   std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(dir)) files.push_back(entry.path());
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.path().filename() != "stamps") files.push_back(entry.path());
   return files;
 }
 
@@ -229,6 +231,71 @@ TEST(WeightCache, TheKeyNamesFormatAndEmbodimentButNotTheThreadCount) {
   EXPECT_EQ(key, weight_cache_key(w, WeightFormat::bf16, kEmbodiment, 2));
   EXPECT_NE(key, weight_cache_key(w, WeightFormat::fp32, kEmbodiment, 1));
   EXPECT_NE(key, weight_cache_key(w, WeightFormat::bf16, kOtherEmbodiment, 1));
+}
+
+WeightCacheOptions cache_in(const fs::path& dir) { return {.enabled = true, .dir = dir.string()}; }
+
+// Later opens take the key from the stamp instead of hashing the weights, and skip the entries'
+// check while the cache file is as the last open left it; a touched file or a broken stamp brings
+// back the full work.
+TEST(WeightCacheStamp, LaterOpensSkipTheHashAndTheCheckUntilAFileChanges) {
+  testing::TempDir cache;
+  const model::Weights& w = *release().weights;
+  const auto open = [&] { return open_packed(w, kEmbodiment, WeightFormat::bf16, 2, cache_in(cache.path())); };
+  const PackedAtOpen written = open();
+  EXPECT_EQ(written.use, WeightCacheUse::written);
+  EXPECT_TRUE(written.key_hashed);
+  EXPECT_TRUE(written.entries_checked);  // the written file is read back before it is used
+  const PackedAtOpen second = open();
+  EXPECT_EQ(second.use, WeightCacheUse::mapped);
+  EXPECT_FALSE(second.key_hashed);
+  EXPECT_FALSE(second.entries_checked);
+  EXPECT_FALSE(open().entries_checked);  // the second open's own mark on the file is stamped too
+
+  fs::last_write_time(second.file, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  const PackedAtOpen touched = open();
+  EXPECT_EQ(touched.use, WeightCacheUse::mapped);
+  EXPECT_FALSE(touched.key_hashed);
+  EXPECT_TRUE(touched.entries_checked);
+  EXPECT_FALSE(open().entries_checked);
+
+  for (const auto& stamp : fs::directory_iterator(cache / "stamps")) fs::resize_file(stamp.path(), 7);
+  const PackedAtOpen restamped = open();
+  EXPECT_EQ(restamped.use, WeightCacheUse::mapped);
+  EXPECT_TRUE(restamped.key_hashed);
+  EXPECT_TRUE(restamped.entries_checked);
+  EXPECT_FALSE(open().key_hashed);
+}
+
+// A weight file rewritten in place (same size, one byte changed) is hashed again, and the actions
+// are those of the changed weights, never the cached ones.
+TEST(WeightCacheStamp, ARewrittenWeightFileIsHashedAgain) {
+  testing::TempDir dir, cache;
+  const model::ModelConfig config = model::tiny_config(Version::n15, 4);
+  const fs::path path = dir / "release";
+  model::write_synthetic_release(config, path.string(), {.dtype = DType::BF16, .seed = 34, .progress = false});
+  const EngineOptions o = options(WeightFormat::bf16, cache.path().string());
+  // the file and offset of the first DiT block's query weights, which every step multiplies by
+  const auto [weights_file, offset] = [&] {
+    const model::Weights before = model::load_weights(path.string());
+    Engine first(before, kEmbodiment, o);
+    EXPECT_EQ(first.weight_cache_use(), WeightCacheUse::written);
+    const TensorView q = before.blocks[0].q.weight;
+    for (const auto& file : before.checkpoint->files()) {
+      std::ifstream in(file->path(), std::ios::binary);
+      const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const std::size_t at = bytes.find(std::string(reinterpret_cast<const char*>(q.data), 64));
+      if (at != std::string::npos) return std::pair{file->path(), at};
+    }
+    return std::pair{std::string(), std::string::npos};
+  }();
+  ASSERT_NE(offset, std::string::npos);
+  flip_byte(weights_file, offset);  // a low mantissa byte of a bf16 weight
+  const model::Weights after = model::load_weights(path.string());
+  const PackedAtOpen reopened = open_packed(after, kEmbodiment, WeightFormat::bf16, 2, cache_in(cache.path()));
+  EXPECT_TRUE(reopened.key_hashed);
+  Engine cached(after, kEmbodiment, o), fresh(after, kEmbodiment, options(WeightFormat::bf16, ""));
+  expect_identical(run(cached, kEmbodiment), run(fresh, kEmbodiment));
 }
 
 void write_file(const fs::path& path, std::size_t bytes, int hours_ago) {

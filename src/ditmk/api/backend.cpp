@@ -21,10 +21,10 @@ class CpuBackend : public Backend {
         reuse_(o.reuse_vision_language) {
     // One denoise on the built-in synthetic observation at open: the heap the per-call activations
     // reuse is faulted in here, so the first real call costs what later ones do (it was ~1.5x).
-    // Not when the packed weights were mapped from the weight cache: its checksum pass has already
-    // mapped every weight page, and the first call then faults in only its ~60 MB of activations
-    // (14,000 minor faults on full-size N1.5, tens of ms against a call of seconds;
-    // docs/performance.md, "Opening a head"), while this denoise would be most of the open.
+    // Not when the packed weights were mapped from the weight cache: the file's pages are in the page
+    // cache (read by the checksum pass, or read ahead at open), and the first call then faults in
+    // its ~60 MB of activations and the weight pages' mappings (tens of ms against a call of
+    // seconds; docs/performance.md, "Opening a head"), while this denoise would be most of the open.
     if (engine_.weight_cache_use() == cpu::WeightCacheUse::mapped) return;
     const model::Observation obs = model::synthetic_observation(w.config, 0);
     engine_.run(obs, model::noise_matrix(model::synthetic_noise(w.config, 0).view(), w.config, "warm-up noise"));

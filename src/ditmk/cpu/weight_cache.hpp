@@ -40,17 +40,23 @@ struct PackedAtOpen {
   PackedEmbodiment embodiment;  // `embodiment`'s layers, packed with the model
   WeightCacheUse use = WeightCacheUse::off;
   std::string file;             // the cache file mapped or written
+  bool key_hashed = false;      // the checkpoint's tensors were hashed for the key (no stamp held it)
+  bool entries_checked = false;  // every entry's digest of the cache file was checked
 };
 
 // The model and embodiment `embodiment` packed in `format`: mapped from the cache file when one
-// checks out, else packed (and the file written when the cache is enabled). A cache file that does
-// not check out, or a folder that cannot be written, prints one warning line to stderr.
+// checks out, else packed (and the file written when the cache is enabled, then mapped from it, so
+// the process holds the packed weights once, in the pages later opens map). A cache file that does
+// not check out, or a folder that cannot be written, prints one warning line to stderr. An open whose
+// weight files and cache file are as an earlier open left them reads neither in full
+// (weight_cache_stamp.hpp): its cost is the mapping, not the size of the release.
 PackedAtOpen open_packed(const model::Weights& weights, int embodiment, WeightFormat format, int threads,
                          const WeightCacheOptions& options);
 
 // Deletes the least recently used cache files of `dir` (by modification time: a mapped file is
 // touched on each use) until the rest total at most max_bytes; `keep` is never deleted. Also
-// removes temporaries a killed writer left behind (over a day old). Errors are ignored.
+// removes temporaries a killed writer left behind (over a day old) and stamps unused for 30 days.
+// Errors are ignored.
 void evict_weight_cache(const std::string& dir, uint64_t max_bytes, const std::string& keep = "");
 
 }  // namespace ditmk::cpu

@@ -135,7 +135,7 @@ bool WeightCacheWriter::commit() {
 }
 
 std::unique_ptr<WeightCacheReader> WeightCacheReader::open(const std::string& path, const Digest128& key, int threads,
-                                                           std::string& why) {
+                                                           std::string& why, const io::FileIdentity* checked) {
   std::shared_ptr<const io::MappedFile> file;
   try {
     file = std::make_shared<const io::MappedFile>(path);
@@ -176,6 +176,12 @@ std::unique_ptr<WeightCacheReader> WeightCacheReader::open(const std::string& pa
     if (r.kind == kTable && r.bytes != uint64_t(r.n) * sizeof(float))
       return bad(fmt::format("entry {}: size does not match its length", r.name.data()));
     if (r.kind != kMatrix && r.kind != kTable) return bad("an entry of unknown kind");
+  }
+  reader->entries_checked_ = checked == nullptr || checked->inode == 0 || !(*checked == file->identity());
+  if (!reader->entries_checked_) {
+    file->read_ahead();  // the first call uses every page; a disk read starts now, not at its faults
+    reader->file_ = std::move(file);
+    return reader;
   }
   // Every entry's digest, the threads taking entries in turn (a flipped bit means a re-pack).
   std::atomic<bool> intact = true;
@@ -225,5 +231,7 @@ void WeightCacheReader::finish() const {
 }
 
 std::size_t WeightCacheReader::bytes() const { return file_->size(); }
+
+const io::FileIdentity& WeightCacheReader::identity() const { return file_->identity(); }
 
 }  // namespace ditmk::cpu

@@ -10,7 +10,8 @@
 //                    bytes and the XXH3-64 of its bytes
 // A file whose header, index or any entry's bytes do not check out is not used (Reader::open says
 // why); the entries' digests are checked at open, so a flipped bit anywhere means a re-pack, never
-// wrong numbers.
+// wrong numbers. An open may skip that check (which reads the whole file) when the file still has
+// the identity it had after an earlier full check (weight_cache_stamp.hpp).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -23,6 +24,7 @@
 
 namespace ditmk::io {
 class MappedFile;
+struct FileIdentity;
 }
 
 namespace ditmk::cpu {
@@ -71,9 +73,10 @@ class WeightCacheWriter {
 class WeightCacheReader {
  public:
   // The file at `path` mapped and checked against `key`; nullptr (and `why` set) when it is missing
-  // or does not check out. `threads` share checking the entries' digests.
+  // or does not check out. `threads` share checking the entries' digests, which is skipped when the
+  // mapped file's identity equals `checked` (the identity after an earlier full check).
   static std::unique_ptr<WeightCacheReader> open(const std::string& path, const Digest128& key, int threads,
-                                                 std::string& why);
+                                                 std::string& why, const io::FileIdentity* checked = nullptr);
   ~WeightCacheReader();
 
   // The next entry, which must be this matrix or table (WeightCacheMismatch otherwise).
@@ -82,6 +85,9 @@ class WeightCacheReader {
   // WeightCacheMismatch unless every entry was taken.
   void finish() const;
   std::size_t bytes() const;
+  // The file as mapped, and whether this open checked every entry's digest.
+  const io::FileIdentity& identity() const;
+  bool entries_checked() const { return entries_checked_; }
 
  private:
   WeightCacheReader() = default;
@@ -89,6 +95,7 @@ class WeightCacheReader {
   std::shared_ptr<const io::MappedFile> file_;
   std::vector<WeightCacheRecord> records_;
   std::size_t next_ = 0;
+  bool entries_checked_ = false;
 };
 
 }  // namespace ditmk::cpu

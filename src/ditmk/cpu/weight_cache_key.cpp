@@ -26,14 +26,30 @@ struct Runs {
   void linear(const model::Linear& l) { tensor(l.weight), tensor(l.bias); }
 };
 
-}  // namespace
-
-Digest128 weight_cache_key(const model::Weights& w, WeightFormat format, int embodiment, int threads) {
+// The packing version, format, embodiment and settings: what both digests start from.
+std::string packing_header(const model::Weights& w, WeightFormat format, int embodiment) {
   model::ModelConfig settings = w.config;
   settings.mask_padding = false;  // a per-call choice; the packing never reads it
+  return fmt::format("ditmk packing {}; format {}; embodiment {}; {}", kPackingVersion, weight_format_name(format),
+                     embodiment, model::config_to_json(settings).dump());
+}
+
+}  // namespace
+
+std::optional<Digest128> weight_source_identity(const model::Weights& w, WeightFormat format, int embodiment) {
+  if (w.checkpoint == nullptr || w.checkpoint->files().empty()) return std::nullopt;
   Runs r;
-  r.text(fmt::format("ditmk packing {}; format {}; embodiment {}; {}", kPackingVersion, weight_format_name(format),
-                     embodiment, model::config_to_json(settings).dump()));
+  r.text("weight files of " + packing_header(w, format, embodiment));
+  for (const auto& file : w.checkpoint->files()) {
+    const io::FileIdentity& id = file->identity();
+    r.text(fmt::format("{} {} {} {} {}", id.device, id.inode, id.size, id.modified_ns, id.changed_ns));
+  }
+  return digest_runs(r.runs, 1);
+}
+
+Digest128 weight_cache_key(const model::Weights& w, WeightFormat format, int embodiment, int threads) {
+  Runs r;
+  r.text(packing_header(w, format, embodiment));
   r.linear(w.temb1), r.linear(w.temb2);
   for (const model::DitBlock& b : w.blocks)
     for (const model::Linear* l : {&b.adaln, &b.q, &b.k, &b.v, &b.out, &b.ff1, &b.ff2}) r.linear(*l);

@@ -23,6 +23,8 @@ class Checkpoint {
   TensorView get(const std::string& name) const;  // Error "<path>: missing tensor '<name>'"
   const std::string& file_of(const std::string& name) const;
   std::vector<std::string> names() const;
+  // The weight files, in the order they were opened (the index's order for shards)
+  const std::vector<std::shared_ptr<SafetensorsFile>>& files() const { return files_; }
   // config.json / embodiment_id.json of a release (null when absent or for a single file)
   const nlohmann::json& config() const { return config_; }
   const nlohmann::json& embodiments() const { return embodiments_; }

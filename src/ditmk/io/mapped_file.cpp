@@ -12,6 +12,15 @@
 
 namespace ditmk::io {
 
+bool identity_of(int fd, FileIdentity& identity) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return false;
+  identity.device = uint64_t(st.st_dev), identity.inode = uint64_t(st.st_ino), identity.size = uint64_t(st.st_size);
+  identity.modified_ns = int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  identity.changed_ns = int64_t(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec;
+  return true;
+}
+
 MappedFile::MappedFile(const std::string& path) : path_(path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -24,6 +33,7 @@ MappedFile::MappedFile(const std::string& path) : path_(path) {
     fail("{}: not a regular file", path);
   }
   size_ = std::size_t(st.st_size);
+  identity_of(fd, identity_);
   if (size_ > 0) {
     void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p == MAP_FAILED) {
@@ -34,6 +44,10 @@ MappedFile::MappedFile(const std::string& path) : path_(path) {
     data_ = static_cast<const std::byte*>(p);
   }
   ::close(fd);
+}
+
+void MappedFile::read_ahead() const {
+  if (data_ != nullptr) ::madvise(const_cast<std::byte*>(data_), size_, MADV_WILLNEED);
 }
 
 MappedFile::~MappedFile() {

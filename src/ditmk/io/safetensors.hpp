@@ -36,6 +36,7 @@ class SafetensorsFile {
   explicit SafetensorsFile(const std::string& path);  // maps and validates; throws Error naming the file
 
   const std::string& path() const { return file_.path(); }
+  const FileIdentity& identity() const { return file_.identity(); }
   const std::map<std::string, TensorEntry>& entries() const { return header_.entries; }
   const std::map<std::string, std::string>& metadata() const { return header_.metadata; }
   bool has(const std::string& name) const { return header_.entries.count(name) != 0; }
