@@ -28,11 +28,16 @@ PROG = "peer_torch"
 
 
 class PeerActionHead:
-    """The action head of one embodiment over bf16 weights; `name` arguments are tensor names."""
+    """The action head of one embodiment over weights of `dtype` (bf16 as the runtime runs it; the
+    ONNX peers export it in float32); `name` arguments are tensor names."""
 
-    def __init__(self, weights, structure):
+    def __init__(self, weights, structure, dtype=BF16):
         self.W = weights
         self.s = structure
+        self.dtype = dtype
+        # The DiT's norms have no affine weight; an exporter that cannot write a LayerNormalization
+        # without one sets this to ones (the same numbers: x * 1 is x).
+        self.unit_scale = None
 
     # --- layers as the official modules compute them ----------------------------------------
 
@@ -67,6 +72,7 @@ class PeerActionHead:
     def vl_tokens(self, features, key_bias):
         """vlln (identity without use_vlln), then the VL self-attention stack; key_bias None as released."""
         s = self.s
+        features = features.to(self.dtype)
         vl = self.vl_layer_norm("vlln", features, 1e-5) if s.use_vlln else features
         for k in range(s.vl_layers):
             p = f"vl_self_attention.transformer_blocks.{k}"
@@ -85,59 +91,74 @@ class PeerActionHead:
 
     # --- one DiT call -------------------------------------------------------------------------
 
-    def timestep_embedding(self, t):
+    def plain_norm(self, h, eps):
+        return F.layer_norm(h, (self.s.width,), self.unit_scale, eps=eps)
+
+    def timestep_embedding(self, sinusoid):
         p = "model.timestep_encoder.timestep_embedder"
-        emb = gt.timestep_sinusoid(t, self.s.temb_channels).to(BF16)
-        return self.linear(f"{p}.linear_2", F.silu(self.linear(f"{p}.linear_1", emb)))
+        return self.linear(f"{p}.linear_2", F.silu(self.linear(f"{p}.linear_1", sinusoid)))
 
     def dit_block(self, i, h, silu_temb, kv, key_bias):
         s = self.s
         p = f"model.transformer_blocks.{i}"
         scale, shift = self.linear(f"{p}.norm1.linear", silu_temb).chunk(2)
-        n = F.layer_norm(h, (s.width,), eps=1e-5) * (1 + scale) + shift
+        n = self.plain_norm(h, 1e-5) * (1 + scale) + shift
         q = self.linear(f"{p}.attn1.to_q", n)
         if kv is None:
             kv = (self.linear(f"{p}.attn1.to_k", n), self.linear(f"{p}.attn1.to_v", n))
         h = h + self.attend(f"{p}.attn1", q, *kv, s.heads, s.head_dim, key_bias)
-        return h + self.feed_forward(f"{p}.ff", F.layer_norm(h, (s.width,), eps=s.ff_norm_eps))
+        return h + self.feed_forward(f"{p}.ff", self.plain_norm(h, s.ff_norm_eps))
 
-    def dit(self, h, t, cross_kv, key_biases):
+    def dit(self, h, sinusoid, cross_kv, key_biases):
         s = self.s
-        silu_temb = F.silu(self.timestep_embedding(t))
+        silu_temb = F.silu(self.timestep_embedding(sinusoid))
         for i in range(s.n_blocks):
             h = self.dit_block(i, h, silu_temb, cross_kv[i], key_biases[i])
         shift, scale = self.linear("model.proj_out_1", silu_temb).chunk(2)
-        return self.linear("model.proj_out_2", F.layer_norm(h, (s.width,), eps=1e-6) * (1 + scale) + shift)
+        return self.linear("model.proj_out_2", self.plain_norm(h, 1e-6) * (1 + scale) + shift)
 
-    def action_tokens(self, x, t):
+    def action_tokens(self, x, tau):
         a = self.category_linear("action_encoder.W1", x)
-        tau = gt.action_tau(t, self.s.width).to(BF16).expand(x.shape[0], -1)
+        tau = tau.expand(x.shape[0], -1)
         h = F.silu(self.category_linear("action_encoder.W2", torch.cat([a, tau], dim=1)))
         tokens = self.category_linear("action_encoder.W3", h)
         return tokens + self.W["position_embedding.weight"][: self.s.horizon] if self.s.add_pos_embed else tokens
 
     # --- the whole call -----------------------------------------------------------------------
 
+    def state_token(self, state):
+        """state [L * S]: the state frames in time order, one token."""
+        return self.category_mlp("state_encoder", state.to(self.dtype)[None])
+
+    def step_codes(self, t):
+        """The step's time codes, the DiT's sinusoid and the action encoder's tau (small, per step)."""
+        return (gt.timestep_sinusoid(t, self.s.temb_channels).to(self.dtype),
+                gt.action_tau(t, self.s.width).to(self.dtype))
+
+    def velocity(self, x, sinusoid, tau, state_token, cross_kv, key_biases):
+        """One Euler step's velocity [H, A] at actions x: what the step graph of the ONNX peers holds."""
+        s = self.s
+        prefix = [state_token] + ([self.W["future_tokens.weight"]] if s.n_future else [])
+        h = torch.cat(prefix + [self.action_tokens(x, tau)])
+        return self.category_mlp("action_decoder", self.dit(h, sinusoid, cross_kv, key_biases))[-s.horizon :]
+
     def __call__(self, features, key_masks, vl_mask, state, noise):
         """key_masks: per DiT block, None or the bool mask of admissible keys; vl_mask likewise for the VL
-        stack; state [L * S]: the state frames in time order, one token."""
+        stack."""
         s = self.s
-        vl = self.vl_tokens(features.to(BF16), _key_bias(vl_mask))
+        vl = self.vl_tokens(features, key_bias(vl_mask, self.dtype))
         cross_kv = self.cross_kv(vl)
-        key_biases = [_key_bias(m) for m in key_masks]
-        state_token = self.category_mlp("state_encoder", state.to(BF16)[None])
-        prefix = [state_token] + ([self.W["future_tokens.weight"]] if s.n_future else [])
-        x = noise.to(BF16)
+        key_biases = [key_bias(m, self.dtype) for m in key_masks]
+        state_token = self.state_token(state)
+        x = noise.to(self.dtype)
         for t in s.step_timesteps():
-            h = torch.cat(prefix + [self.action_tokens(x, t)])
-            v = self.category_mlp("action_decoder", self.dit(h, t, cross_kv, key_biases))[-s.horizon :]
-            x = x + s.dt * v
+            x = x + s.dt * self.velocity(x, *self.step_codes(t), state_token, cross_kv, key_biases)
         return x
 
 
-def _key_bias(mask):
+def key_bias(mask, dtype=BF16):
     """0 for an admissible key, -inf otherwise; None (no mask) stays None."""
-    return None if mask is None else torch.zeros(mask.shape, dtype=BF16).masked_fill(~mask, float("-inf"))
+    return None if mask is None else torch.zeros(mask.shape, dtype=dtype).masked_fill(~mask, float("-inf"))
 
 
 def _at_least(value, minimum, flag, parser):

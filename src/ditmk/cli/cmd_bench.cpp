@@ -1,6 +1,6 @@
 // `ditmk bench`: time one backend on one model side by side with this machine's limits (streaming
 // bandwidth and the GEMM instruction's arithmetic peak, measured in the same run) and, on request,
-// with the PyTorch peer. Medians of >= 5 timed runs after warm-up; accuracy of the timed output
+// with peers (bench_peers.hpp). Medians of >= 5 timed runs after warm-up; accuracy of the timed output
 // against the float64 reference. int8 is timed beside bf16 in the same run (runs interleaved), each
 // against the peak of its own instruction; --reuse-vl times calls reusing the kept VL work beside
 // the full calls the same way.
@@ -14,9 +14,9 @@
 #include <nlohmann/json.hpp>
 
 #include "ditmk/cli/bench_batch.hpp"
+#include "ditmk/cli/bench_peers.hpp"
 #include "ditmk/cli/commands.hpp"
 #include "ditmk/cli/model_source.hpp"
-#include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/metrics.hpp"
 #include "ditmk/core/parallel.hpp"
@@ -38,7 +38,8 @@ using nlohmann::json;
 
 struct BenchOptions {
   ModelSource model;
-  std::string backend = "cpu", dtype = "bf16", isa, peer, observation, embodiment;
+  std::string backend = "cpu", dtype = "bf16", isa, observation, embodiment;
+  std::vector<std::string> peers;
   int threads = 0, runs = 5, warmup = 1;
   uint64_t seed = 0;
   bool json = false;
@@ -158,43 +159,6 @@ Timings time_ref(const BenchOptions& o, const model::Weights& w, int embodiment,
   return t;
 }
 
-json run_peer(const BenchOptions& o, const model::Weights& w, int embodiment, const model::Observation& obs,
-              const Matrix<double>& noise, int threads) {
-  require(o.peer == "torch", "--peer '{}': the only peer is torch", o.peer);
-  require(w.checkpoint->is_release(), "--peer torch needs a release directory as --checkpoint");
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / fmt::format("ditmk-peer-{}", ::getpid());
-  std::filesystem::create_directories(dir);
-  const std::string obs_path = (dir / "obs.npz").string(), noise_path = (dir / "noise.npy").string();
-  model::write_observation(obs, w.config, obs_path);
-  Tensor n(DType::F32, {noise.rows, noise.cols});
-  for (std::size_t i = 0; i < noise.data.size(); ++i) n.data<float>()[i] = float(noise.data[i]);
-  io::write_npy(noise_path, n.view());
-  const std::string script = std::string(build::source_dir()) + "/bench/peer_torch.py";
-  const std::string cmd = fmt::format("/usr/bin/python3 {} --checkpoint {} --observation {} --noise {} --embodiment {} "
-                                      "--threads {} --runs {} --warmup {}{} 2>{}",
-                                      script, w.checkpoint->path(), obs_path, noise_path, embodiment, threads, o.runs,
-                                      o.warmup, w.config.mask_padding ? " --mask-padding" : "", (dir / "err").string());
-  std::string out;
-  if (FILE* pipe = ::popen(cmd.c_str(), "r")) {
-    char buf[4096];
-    while (std::size_t got = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, got);
-    const int status = ::pclose(pipe);
-    std::string err;
-    if (FILE* e = std::fopen((dir / "err").string().c_str(), "r")) {
-      while (std::size_t got = std::fread(buf, 1, sizeof buf, e)) err.append(buf, got);
-      std::fclose(e);
-    }
-    std::filesystem::remove_all(dir);
-    if (status != 0) fail("--peer torch: {} failed: {}", script, err.empty() ? "no message" : err.substr(0, err.find('\n')));
-  } else {
-    std::filesystem::remove_all(dir);
-    fail("--peer torch: cannot start python3");
-  }
-  json peer = json::parse(out, nullptr, false);
-  require(peer.is_object() && peer.contains("median_ms_per_denoise"), "--peer torch: unreadable report from {}", script);
-  return peer;
-}
-
 // Accuracy of a run against the reference: actions, and the worst step's velocity.
 json accuracy(const model::DenoiseResult& got, const model::DenoiseResult& reference) {
   const Agreement actions = agreement(got.actions.data, reference.actions.data);
@@ -307,10 +271,10 @@ json bench(const BenchOptions& o) {
     report["bf16_same_run"] = bf16;
     report["speedup_vs_bf16"] = bd.median / denoise.median;
   }
-  if (!o.peer.empty()) {
-    const json peer = run_peer(o, w, embodiment, obs, noise, threads);
-    report["peer"] = peer;
-    report["speedup_vs_peer"] = peer["median_ms_per_denoise"].get<double>() / denoise.median;
+  for (const std::string& name : o.peers) {
+    json peer = run_peer(name, {w, embodiment, obs, noise, reference.actions, threads, o.runs, o.warmup});
+    peer["speedup"] = peer["median_ms_per_denoise"].get<double>() / denoise.median;
+    report["peers"].push_back(peer);
   }
   if (o.reuse_vl) {
     const Spread reused = spread(t.reused_vl_ms);
@@ -374,10 +338,15 @@ void print_report(const json& r) {
                b["compute_floor_ms_per_denoise"].get<double>(), b["ratio_to_compute_floor"].get<double>(),
                r["speedup_vs_bf16"].get<double>());
   }
-  if (r.contains("peer"))
-    fmt::print("  torch peer     median {:.2f} ms per denoise ({} bf16 eager); speed-up {:.2f}x\n",
-               r["peer"]["median_ms_per_denoise"].get<double>(), r["peer"].value("torch_version", "?"),
-               r["speedup_vs_peer"].get<double>());
+  for (const json& p : r.value("peers", json::array())) {
+    const std::string what = p.contains("torch_version")
+                                 ? fmt::format("torch {} bf16 eager", p["torch_version"].get<std::string>())
+                                 : fmt::format("{} {}, ran {}", p.value("runtime", "?"), p.value("runtime_version", "?"),
+                                               p.value("precision_run", "?"));
+    fmt::print("  peer {:<17} median {:.2f} ms per denoise ({}); ditmk's speed-up {:.2f}x; cos {:.7f}, rel-L2 {:.2e}\n",
+               p["peer"].get<std::string>(), p["median_ms_per_denoise"].get<double>(), what, p["speedup"].get<double>(),
+               p["cos_vs_ref"].get<double>(), p["rel_l2_vs_ref"].get<double>());
+  }
   if (r.contains("reuse_vl")) {
     const json& v = r["reuse_vl"];
     fmt::print("  VL reused      median {:9.2f} ms per call (min {:.2f}, max {:.2f}); {:.2f}x of a full call; actions {}; "
@@ -404,7 +373,9 @@ void add_bench(CLI::App& app) {
   cmd->add_option("--observation", o->observation, "observation .npz (default: synthetic)");
   cmd->add_option("--embodiment", o->embodiment, "embodiment id or tag");
   cmd->add_option("--seed", o->seed, "noise seed");
-  cmd->add_option("--peer", o->peer, "also time a peer implementation side by side")->check(CLI::IsMember({"torch"}));
+  cmd->add_option("--peer", o->peers, "also time a peer side by side (repeatable): the same head in eager PyTorch, or "
+                  "exported to ONNX and run by OpenVINO or ONNX Runtime")
+      ->check(CLI::IsMember(peer_names()));
   cmd->add_flag("--json", o->json, "print the report as JSON on stdout instead of the table");
   cmd->add_flag("--reuse-vl", o->reuse_vl,
                 "also time calls that reuse the kept vision-language work (same features and masks, cpu backend), "
