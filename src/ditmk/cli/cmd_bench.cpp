@@ -132,6 +132,11 @@ std::vector<Timings> time_cpu(const BenchOptions& o, const model::Weights& w, in
     t[f].engine = {{"isa", cpu::isa_name(engine.isa())}, {"supported_isas", isas}, {"threads", engine.threads()},
                    {"weight_format", cpu::weight_format_name(formats[f])}};
     if (formats[f] == cpu::WeightFormat::int8) t[f].engine["int8_dot"] = cpu::int8_dot_name(cpu::int8_dot_for(engine.isa()));
+    // which path ran and why: how it was chosen and, where measured, each candidate's time
+    const cpu::IsaChoice& choice = engine.isa_choice();
+    json measured = json::object();
+    for (const cpu::IsaTiming& c : choice.timings) measured[std::string(cpu::isa_name(c.isa))] = c.ms;
+    t[f].engine["isa_choice"] = {{"source", choice.source}, {"candidate_ms", measured}};
   }
   return t;
 }
@@ -297,6 +302,14 @@ void print_report(const json& r) {
   fmt::print("ditmk bench: {} {} on {} threads ({}, {} weights)\n", r["version"].get<std::string>(),
              r["backend"].get<std::string>(), r["threads"].get<int>(), r["engine"]["isa"].get<std::string>(),
              r["engine"]["weight_format"].get<std::string>());
+  const json& choice = r["engine"].value("isa_choice", json::object());
+  if (!choice.empty()) {
+    std::string measured;
+    for (const auto& [isa, ms] : choice["candidate_ms"].items())
+      measured += fmt::format("{}{} {:.2f} ms", measured.empty() ? "; one block's products: " : ", ", isa, ms.get<double>());
+    fmt::print("  path           {} ({}{})\n", r["engine"]["isa"].get<std::string>(), choice["source"].get<std::string>(),
+               measured);
+  }
   fmt::print("  per denoise    median {:9.2f} ms  (min {:.2f}, max {:.2f}; {} runs after {} warm-up)\n",
              r["median_ms_per_denoise"].get<double>(), r["min_ms_per_denoise"].get<double>(),
              r["max_ms_per_denoise"].get<double>(), r["runs"].get<int>(), r["warmup"].get<int>());

@@ -3,7 +3,9 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <filesystem>
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/parallel.hpp"
@@ -260,6 +262,40 @@ Engine::Engine(const model::Weights& weights, int embodiment, const EngineOption
   ws.gemm_scratch.assign(pool_.size(), std::vector<std::byte>(scratch + 64));
   ws.reserve_batch(1, c.n_steps, model_);
   ws.reserve_keys(ws.M, pool_.size());
+  choose_isa(options);
+}
+
+void Engine::choose_isa(const EngineOptions& options) {
+  // --isa or DITMK_ISA (which lowers selected_isa()) force the path; otherwise the fastest measured.
+  const bool forced = !options.isa.empty() || selected_isa() != detected_isa();
+  if (forced || !options.calibrate) {
+    isa_choice_ = {.isa = isa_, .source = forced ? "forced" : "ladder"};
+    return;
+  }
+  const std::string& cache = options.weight_cache.dir.empty() ? default_weight_cache_dir() : options.weight_cache.dir;
+  // The head's own products at a step's rows: one DiT block's four GEMMs on the engine's threads.
+  const PackedBlock& block = model_.blocks.front();
+  std::vector<std::pair<const PackedLinear*, Matrix<float>>> products;
+  for (const PackedLinear* l : {&block.qkv, &block.out, &block.ff1, &block.ff2}) {
+    Matrix<float> x(ws_->M, int(l->k()));
+    for (std::size_t i = 0; i < x.data.size(); ++i) x.data[i] = 0.05f * float(int(i % 13) - 6);
+    products.emplace_back(l, std::move(x));
+  }
+  const auto time_once = [&](Isa isa) {
+    const Isa kept = isa_;
+    isa_ = isa;
+    const FastOps ops{*this};
+    const auto start = std::chrono::steady_clock::now();
+    for (const auto& [l, x] : products) ops.linear_packed(x, *l, model::Act::none);
+    isa_ = kept;
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  };
+  const std::vector<Isa> candidates =
+      options.calibration_candidates.empty() ? isa_candidates(isa_) : options.calibration_candidates;
+  for (Isa isa : candidates) require(isa_supported(isa), "cpu engine: this CPU cannot run {}", isa_name(isa));
+  isa_choice_ = calibrate_isa(options.format, candidates, cpu_signature(pool_.size()),
+                              (std::filesystem::path(cache) / "calibration").string(), time_once);
+  isa_ = isa_choice_.isa;
 }
 
 Engine::~Engine() = default;

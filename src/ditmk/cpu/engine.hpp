@@ -14,6 +14,7 @@
 #include <string>
 
 #include "ditmk/core/matrix.hpp"
+#include "ditmk/cpu/isa_calibration.hpp"
 #include "ditmk/cpu/kernels/isa.hpp"
 #include "ditmk/cpu/packed_model.hpp"
 #include "ditmk/cpu/weight_cache.hpp"
@@ -29,6 +30,12 @@ struct EngineOptions {
   WeightFormat format = WeightFormat::bf16;
   std::string isa;  // cap on the instruction set ("portable", "avx2", "avx512", "amx"); empty: best
   WeightCacheOptions weight_cache;  // off unless enabled: the packed weights of a release kept on disk
+  // Without a cap (isa empty, no DITMK_ISA): time the paths this CPU can run and use the fastest,
+  // cached per CPU in weight_cache's folder (its `calibration/`, also when the weight cache is off;
+  // isa_calibration.hpp). False: the most capable path, unmeasured.
+  bool calibrate = true;
+  // The paths calibrate times (empty: isa_candidates of the detected ISA); each must run here.
+  std::vector<Isa> calibration_candidates;
 };
 
 // One sample of a batched denoise: its precomputed inputs, embodiment slot, x_0 [H, A] and Euler row
@@ -76,6 +83,8 @@ class Engine {
   const PackedModel& packed() const { return model_; }
   const PackedEmbodiment& packed_embodiment() const { return *embodiment_; }
   Isa isa() const { return isa_; }
+  // How isa() was chosen: measured (and each candidate's ms), cached, forced or the only candidate.
+  const IsaChoice& isa_choice() const { return isa_choice_; }
   // Whether the packed weights came from the weight cache, were written to it, or neither.
   WeightCacheUse weight_cache_use() const { return weight_cache_use_; }
   int threads() const { return pool_.size(); }
@@ -86,9 +95,11 @@ class Engine {
   struct EmbodimentRun;
   void run_program(int thread, std::span<const BatchSample> batch);
   const PackedEmbodiment& packed_embodiment_of(int id);  // packed on its first use
+  void choose_isa(const EngineOptions& options);         // isa_ and isa_choice_, once packed
 
   const model::Weights& weights_;  // the caller keeps the mapped checkpoint alive
   Isa isa_;
+  IsaChoice isa_choice_;
   WeightCacheUse weight_cache_use_ = WeightCacheUse::off;
   PackedModel model_;
   std::map<int, PackedEmbodiment> embodiments_;
