@@ -4,12 +4,13 @@
 
 #include "ditmk/cpu/compute_peak.hpp"
 #include "ditmk/cpu/compute_peak_chains.hpp"
+#include "ditmk/cpu/kernels/vpdpbusd.hpp"
 
 namespace ditmk::cpu::detail {
 
 double peak_chain_avx_vnni(long iterations) {
   const __v8si total = run_peak_chains<12>(iterations, __v8si{}, __v8si{} + 0x01010101,
-                                           [](__v8si acc, __v8si w) { return __builtin_ia32_vpdpbusd_v8si(acc, w, w); });
+                                           [](__v8si acc, __v8si w) { return DITMK_VPDPBUSD_YMM(acc, w, w); });
   volatile int sink = total[0];
   (void)sink;
   return double(iterations) * 12 * 8 * 4 * 2;

@@ -1,10 +1,8 @@
 #include "ditmk/cpu/isa_calibration.hpp"
 
-#include <cpuid.h>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -21,16 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-struct Regs {
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-};
-
-Regs cpuid(unsigned leaf, unsigned subleaf) {
-  Regs r;
-  if (!__get_cpuid_count(leaf, subleaf, &r.eax, &r.ebx, &r.ecx, &r.edx)) return {};
-  return r;
-}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -112,18 +100,9 @@ void write_choice(const fs::path& file, const std::string& signature, WeightForm
 }  // namespace
 
 std::string cpu_signature(int threads) {
-  const Regs vendor = cpuid(0, 0), leaf1 = cpuid(1, 0), leaf7 = cpuid(7, 0), leaf7_1 = cpuid(7, 1);
-  char name[13] = {};
-  std::memcpy(name, &vendor.ebx, 4), std::memcpy(name + 4, &vendor.edx, 4), std::memcpy(name + 8, &vendor.ecx, 4);
-  const unsigned base_family = (leaf1.eax >> 8) & 0xf, base_model = (leaf1.eax >> 4) & 0xf;
-  const unsigned family = base_family + (base_family == 0xf ? (leaf1.eax >> 20) & 0xff : 0);
-  const unsigned model = base_model + (base_family == 0x6 || base_family == 0xf ? ((leaf1.eax >> 16) & 0xf) << 4 : 0);
   const CacheSizes& c = cache_sizes();
-  return fmt::format(
-      "calibration {}; {} family {} model {} stepping {}; features {:08x} {:08x} {:08x} {:08x} {:08x} {:08x}; "
-      "caches {} {} {}; threads {}",
-      kCalibrationVersion, name, family, model, leaf1.eax & 0xf, leaf1.ecx, leaf1.edx, leaf7.ebx, leaf7.ecx, leaf7.edx,
-      leaf7_1.eax, c.l1d, c.l2, c.l3, threads);
+  return fmt::format("calibration {}; {}; caches {} {} {}; threads {}", kCalibrationVersion, cpu_identity(), c.l1d, c.l2,
+                     c.l3, threads);
 }
 
 std::vector<Isa> isa_candidates(Isa cap) {

@@ -36,8 +36,8 @@ struct IsaChoice {
   std::string cache_file;          // where the choice is kept ("" when not cached)
 };
 
-// What the choice depends on: CPUID's vendor, family, model, stepping and feature words, the data
-// cache sizes, the thread count and kCalibrationVersion (one line of text).
+// What the choice depends on: cpu_identity() (vendor, family, model, stepping, feature words), the
+// data cache sizes, the thread count and kCalibrationVersion (one line of text).
 std::string cpu_signature(int threads);
 
 // The paths to time: every supported ISA from avx2 up to `cap` (portable only where no other runs:

@@ -12,7 +12,9 @@
 
 // GCC 12's own AVX-512 headers trip -Wmaybe-uninitialized inside masked-load intrinsics (a known
 // false positive of those headers, not of this file).
+#if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #pragma GCC diagnostic ignored "-Wuninitialized"
 
 #include "ditmk/cpu/kernels/bfp8_decode_avx512.hpp"

@@ -17,19 +17,23 @@
 
 // GCC 12's own AVX-512 headers trip -Wmaybe-uninitialized inside masked-load intrinsics (a known
 // false positive of those headers, not of this file).
+#if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #pragma GCC diagnostic ignored "-Wuninitialized"
 
 #include "ditmk/cpu/kernels/gemm_driver.hpp"
 #include "ditmk/cpu/kernels/gemm_epilogue_avx512.hpp"
 #include "ditmk/cpu/kernels/gemm_isa.hpp"
+#include "ditmk/cpu/kernels/vpdpbusd.hpp"
 
 namespace ditmk::cpu::detail {
 namespace {
 
-// The int32 accumulators are GCC's own vector type and vpdpbusd is called through its builtin: with
-// _mm512_dpbusd_epi32's __m512i <-> __v16si casts GCC 12 keeps a tile's accumulators in memory
-// (a store after every vpdpbusd), with one type throughout they stay in registers.
+// The int32 accumulators are the compiler's own vector type and vpdpbusd is called through its
+// builtin (vpdpbusd.hpp): with _mm512_dpbusd_epi32's __m512i <-> __v16si casts GCC 12 keeps a
+// tile's accumulators in memory (a store after every vpdpbusd), with one type throughout they stay
+// in registers.
 using I32x16 = __v16si;
 
 struct Int8Micro : Int8MicroBase {
@@ -55,8 +59,8 @@ struct Int8Micro : Int8MicroBase {
 #pragma GCC unroll 12
         for (int r = 0; r < R; ++r) {
           const I32x16 xq = broadcast_quad<I32x16>(x[r * x_stride + b].values + 4 * quad);
-          c[r][0] = __builtin_ia32_vpdpbusd_v16si(c[r][0], xq, w0);
-          c[r][1] = __builtin_ia32_vpdpbusd_v16si(c[r][1], xq, w1);
+          c[r][0] = DITMK_VPDPBUSD_ZMM(c[r][0], xq, w0);
+          c[r][1] = DITMK_VPDPBUSD_ZMM(c[r][1], xq, w1);
         }
       }
       const auto* w_scale = reinterpret_cast<const float*>(group + PackedWeights::kInt8ScalesOffset);

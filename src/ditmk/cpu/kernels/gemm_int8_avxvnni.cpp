@@ -9,6 +9,7 @@
 #include "ditmk/cpu/kernels/gemm_epilogue_avx2.hpp"
 #include "ditmk/cpu/kernels/gemm_int8_ymm.hpp"
 #include "ditmk/cpu/kernels/gemm_isa.hpp"
+#include "ditmk/cpu/kernels/vpdpbusd.hpp"
 
 namespace ditmk::cpu::detail {
 namespace {
@@ -34,7 +35,7 @@ struct Int8Micro : Int8MicroBase {
         for (int r = 0; r < R; ++r) xq[r] = broadcast_quad<I32x8>(x[r * x_stride + b].values + 4 * quad);
         for (int j = 0; j < 4; ++j) {
           const I32x8 wq = reinterpret_cast<const I32x8*>(values + quad * 128)[j];
-          for (int r = 0; r < R; ++r) c[r][j] = __builtin_ia32_vpdpbusd_v8si(c[r][j], xq[r], wq);
+          for (int r = 0; r < R; ++r) c[r][j] = DITMK_VPDPBUSD_YMM(c[r][j], xq[r], wq);
         }
       }
       add_scaled_block<R>(c, x, x_stride, b, group, acc, first && b == 0);

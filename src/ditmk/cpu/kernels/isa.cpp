@@ -8,6 +8,9 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
 
 #include "ditmk/core/error.hpp"
 
@@ -25,6 +28,21 @@ CpuidRegs cpuid(unsigned leaf, unsigned subleaf) {
 }
 
 bool bit(unsigned value, int index) { return (value >> index) & 1u; }
+
+}  // namespace
+
+std::string cpu_identity() {
+  const CpuidRegs vendor = cpuid(0, 0), leaf1 = cpuid(1, 0), leaf7 = cpuid(7, 0), leaf7_1 = cpuid(7, 1);
+  char name[13] = {};
+  std::memcpy(name, &vendor.ebx, 4), std::memcpy(name + 4, &vendor.edx, 4), std::memcpy(name + 8, &vendor.ecx, 4);
+  const unsigned base_family = (leaf1.eax >> 8) & 0xf, base_model = (leaf1.eax >> 4) & 0xf;
+  const unsigned family = base_family + (base_family == 0xf ? (leaf1.eax >> 20) & 0xff : 0);
+  const unsigned model = base_model + (base_family == 0x6 || base_family == 0xf ? ((leaf1.eax >> 16) & 0xf) << 4 : 0);
+  return fmt::format("{} family {} model {} stepping {}; features {:08x} {:08x} {:08x} {:08x} {:08x} {:08x}", name,
+                     family, model, leaf1.eax & 0xf, leaf1.ecx, leaf1.edx, leaf7.ebx, leaf7.ecx, leaf7.edx, leaf7_1.eax);
+}
+
+namespace {
 
 uint64_t read_xcr0() {
   uint32_t lo = 0, hi = 0;

@@ -54,6 +54,10 @@ bool int8_dot_supported(Int8Dot dot);
 std::vector<Int8Dot> supported_int8_dots();
 std::string_view int8_dot_name(Int8Dot dot);  // "portable", "avx2", "avx-vnni", "avx512-vnni"
 
+// The CPU as CPUID names it: vendor, family, model and stepping (the display values), and the
+// feature words of leaves 1 and 7 in hex. One line, the same on every run of the same CPU.
+std::string cpu_identity();
+
 // The ISA the kernels use by default: detected_isa() lowered by DITMK_ISA and by limit_isa.
 Isa selected_isa();
 // Lowers selected_isa() to at most the named ISA (a higher name changes nothing).
