@@ -23,7 +23,6 @@ the last run's actions [H, A] as float32 .npy.
 """
 import json
 import multiprocessing
-import statistics
 import sys
 import tempfile
 import time
@@ -201,11 +200,21 @@ class OnnxPeer:
         self.vl_bias = None if vl_bias is None else vl_bias.numpy()
         self.key_biases = [b.numpy() for b in key_biases if b is not None]
         start = time.perf_counter()
-        exporter = multiprocessing.get_context("spawn").Process(target=export_graphs, args=(args,))
-        exporter.start()
-        exporter.join()
-        if exporter.exitcode != 0:
-            raise gt.InputError(f"exporting the graphs to ONNX failed (exit {exporter.exitcode})")
+        # Graphs another peer of the same bench run exported (same release, embodiment and layout) are
+        # used as they are: the export of a full-size head takes minutes.
+        key = json.dumps({"checkpoint": str(args.checkpoint.resolve()), "embodiment": args.embodiment,
+                          "mask_padding": args.mask_padding, "vl_bias": vl_bias is not None,
+                          "key_biases": [b is not None for b in key_biases], "opset": OPSET})
+        marker = args.work / "exported.json"
+        self.reused = marker.exists() and marker.read_text() == key
+        if not self.reused:
+            marker.unlink(missing_ok=True)
+            exporter = multiprocessing.get_context("spawn").Process(target=export_graphs, args=(args,))
+            exporter.start()
+            exporter.join()
+            if exporter.exitcode != 0:
+                raise gt.InputError(f"exporting the graphs to ONNX failed (exit {exporter.exitcode})")
+            marker.write_text(key)
         self.export_s = time.perf_counter() - start
         start = time.perf_counter()
         self.pre = runtime_graph(args.runtime, args.work / "precompute.onnx", args.threads, args.precision)
@@ -231,16 +240,11 @@ def main():
     parser = gt.argument_parser(PROG, __doc__.splitlines()[0])
     parser.add_argument("--runtime", required=True, choices=sorted(PRECISIONS))
     parser.add_argument("--precision", default="f32", choices=["f32", "bf16", "int8"])
-    parser.add_argument("--threads", type=int, required=True)
-    parser.add_argument("--runs", type=int, required=True)
-    parser.add_argument("--warmup", type=int, required=True)
-    parser.add_argument("--out", type=Path, help="write the last run's actions as float32 .npy")
-    parser.add_argument("--work", type=Path, help="folder for the exported graphs (default: a temporary one)")
+    pt.add_timing_arguments(parser)
+    parser.add_argument("--work", type=Path, help="folder for the exported graphs, reused when they match (default: a "
+                        "temporary one)")
     args = parser.parse_args()
-    gt.require_inputs(args, parser)
-    for flag, value, minimum in (("--threads", args.threads, 1), ("--runs", args.runs, 1), ("--warmup", args.warmup, 0)):
-        if value < minimum:
-            parser.error(f"{flag} {value} must be at least {minimum}")
+    pt.check_timing_arguments(args, parser)
     if args.precision not in PRECISIONS[args.runtime]:
         parser.error(f"--precision {args.precision}: {args.runtime} offers {', '.join(PRECISIONS[args.runtime])}")
     runtime_version(args.runtime)  # a missing runtime is named before minutes of export
@@ -258,26 +262,9 @@ def main():
             actions = peer(features, state, noise)
             if run >= args.warmup:
                 times_ms.append((time.perf_counter() - start) * 1e3)
-    if args.out is not None:
-        try:
-            with open(args.out, "wb") as f:
-                np.save(f, actions.astype(np.float32))
-        except OSError as e:
-            raise gt.InputError(f"{args.out}: cannot write ({e.strerror})") from None
-    print(json.dumps({
-        "median_ms_per_denoise": statistics.median(times_ms),
-        "min_ms_per_denoise": min(times_ms),
-        "max_ms_per_denoise": max(times_ms),
-        "runs": args.runs,
-        "threads": args.threads,
-        "runtime": args.runtime,
-        "runtime_version": runtime_version(args.runtime),
-        "opset": OPSET,
-        "precision": args.precision,
-        "precision_run": peer.step.ran,
-        "export_s": peer.export_s,
-        "compile_s": peer.compile_s,
-    }))
+    pt.report(args, times_ms, actions, runtime=args.runtime, runtime_version=runtime_version(args.runtime), opset=OPSET,
+              precision=args.precision, precision_run=peer.step.ran, export_s=peer.export_s,
+              export_reused=peer.reused, compile_s=peer.compile_s)
     return 0
 
 

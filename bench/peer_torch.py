@@ -161,22 +161,44 @@ def key_bias(mask, dtype=BF16):
     return None if mask is None else torch.zeros(mask.shape, dtype=dtype).masked_fill(~mask, float("-inf"))
 
 
-def _at_least(value, minimum, flag, parser):
-    if value < minimum:
-        parser.error(f"{flag} {value} must be at least {minimum}")
-
-
-def main():
-    parser = gt.argument_parser(PROG, __doc__.splitlines()[0])
+def add_timing_arguments(parser):
+    """--threads, --runs, --warmup and --out: what every peer script takes."""
     parser.add_argument("--threads", type=int, required=True)
     parser.add_argument("--runs", type=int, required=True)
     parser.add_argument("--warmup", type=int, required=True)
     parser.add_argument("--out", type=Path, help="write the last run's actions as float32 .npy")
-    args = parser.parse_args()
+
+
+def check_timing_arguments(args, parser):
     gt.require_inputs(args, parser)
-    _at_least(args.threads, 1, "--threads", parser)
-    _at_least(args.runs, 1, "--runs", parser)
-    _at_least(args.warmup, 0, "--warmup", parser)
+    for flag, value, minimum in (("--threads", args.threads, 1), ("--runs", args.runs, 1), ("--warmup", args.warmup, 0)):
+        if value < minimum:
+            parser.error(f"{flag} {value} must be at least {minimum}")
+
+
+def report(args, times_ms, actions, **fields):
+    """Writes --out (the last run's actions, float32 [H, A]) and prints the peer's JSON report."""
+    if args.out is not None:
+        try:
+            with open(args.out, "wb") as f:
+                np.save(f, np.asarray(actions, dtype=np.float32))
+        except OSError as e:
+            raise gt.InputError(f"{args.out}: cannot write ({e.strerror})") from None
+    print(json.dumps({
+        "median_ms_per_denoise": statistics.median(times_ms),
+        "min_ms_per_denoise": min(times_ms),
+        "max_ms_per_denoise": max(times_ms),
+        "runs": args.runs,
+        "threads": args.threads,
+        **fields,
+    }))
+
+
+def main():
+    parser = gt.argument_parser(PROG, __doc__.splitlines()[0])
+    add_timing_arguments(parser)
+    args = parser.parse_args()
+    check_timing_arguments(args, parser)
     torch.set_num_threads(args.threads)
 
     release = gt.Release(args.checkpoint)
@@ -196,21 +218,7 @@ def main():
             actions = head(features, key_masks, vl_mask, state, noise)
             if run >= args.warmup:
                 times_ms.append((time.perf_counter() - start) * 1e3)
-    if args.out is not None:
-        try:
-            with open(args.out, "wb") as f:
-                np.save(f, actions.float().numpy())
-        except OSError as e:
-            raise gt.InputError(f"{args.out}: cannot write ({e.strerror})") from None
-    print(json.dumps({
-        "median_ms_per_denoise": statistics.median(times_ms),
-        "min_ms_per_denoise": min(times_ms),
-        "max_ms_per_denoise": max(times_ms),
-        "runs": args.runs,
-        "threads": args.threads,
-        "torch_version": torch.__version__,
-        "dtype": "bf16",
-    }))
+    report(args, times_ms, actions.float().numpy(), torch_version=torch.__version__, dtype="bf16")
     return 0
 
 

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 source scripts/phases.sh
 trap print_phase_table EXIT
 
-phase deps ./scripts/install-deps.sh test
+phase deps ./scripts/install-deps.sh peers
 # tt-metal's reference tree (scripts/tt-metal.pin) into the user cache; without it (no PyPI) the tests
 # that read it skip, each naming the missing tree
 fetch_tree() {

@@ -44,7 +44,9 @@ TEST(BenchPeers, EveryPeerRunsAndAgreesWithTheReference) {
     EXPECT_GT(p["speedup"].get<double>(), 0.0);
     EXPECT_GT(p["cos_vs_ref"].get<double>(), min_cos.at(name));
     EXPECT_EQ(p["threads"], 2);
-    if (name != "torch") EXPECT_EQ(p["opset"], 17);
+    if (name != "torch") {
+      EXPECT_EQ(p["opset"], 17);
+    }
   }
   EXPECT_EQ(j["peers"][4]["precision_run"].get<std::string>().rfind("int8 (", 0), 0u) << j["peers"][4];
 }

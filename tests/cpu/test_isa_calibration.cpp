@@ -153,13 +153,18 @@ TEST(CalibrateIsa, AnotherSignatureHasItsOwnFile) {
   EXPECT_NE(a.cache_file, b.cache_file);
 }
 
+// A tiny two-block N1.5 release in `dir`, loaded.
+model::Weights tiny_weights(const testing::TempDir& dir, uint64_t seed) {
+  model::write_synthetic_release(model::tiny_config(model::Version::n15, 2), dir / "n15",
+                                 {.dtype = DType::BF16, .seed = seed, .progress = false});
+  return model::load_weights(dir / "n15");
+}
+
 // The engine: a cap forces the path; without one the choice is measured or read, among this CPU's
 // candidates, and the engine runs it.
 TEST(EngineIsaChoice, ACapForcesThePathOtherwiseTheCandidatesAreCalibrated) {
   testing::TempDir dir, cache;
-  const model::ModelConfig config = model::tiny_config(model::Version::n15, 2);
-  model::write_synthetic_release(config, dir / "n15", {.dtype = DType::BF16, .seed = 5, .progress = false});
-  const model::Weights w = model::load_weights(dir / "n15");
+  const model::Weights w = tiny_weights(dir, 5);
   EngineOptions o{2, WeightFormat::bf16, "avx2"};
   o.weight_cache.dir = cache.path().string();
   if (isa_supported(Isa::avx2)) {
@@ -186,9 +191,8 @@ TEST(EngineIsaChoice, ACapForcesThePathOtherwiseTheCandidatesAreCalibrated) {
 TEST(EngineIsaChoice, TheMeasuredPathIsThePathThatRuns) {
   if (!isa_supported(Isa::avx2)) GTEST_SKIP() << "no AVX2";
   testing::TempDir dir, cache;
-  const model::ModelConfig config = model::tiny_config(model::Version::n15, 2);
-  model::write_synthetic_release(config, dir / "n15", {.dtype = DType::BF16, .seed = 6, .progress = false});
-  const model::Weights w = model::load_weights(dir / "n15");
+  const model::Weights w = tiny_weights(dir, 6);
+  const model::ModelConfig& config = w.config;
   EngineOptions o{2, WeightFormat::bf16, ""};
   o.weight_cache.dir = cache.path().string();
   o.calibration_candidates = {Isa::portable, Isa::avx2};

@@ -52,6 +52,13 @@ struct TempFolder {
   }
 };
 
+// The exported ONNX graphs, shared by the ONNX peers of one bench run (peer_onnx.py --work) and
+// removed when the command ends.
+const std::string& graphs_folder() {
+  static const TempFolder folder{fs::temp_directory_path() / fmt::format("ditmk-peer-graphs-{}", ::getpid())};
+  return folder.path.native();
+}
+
 }  // namespace
 
 std::vector<std::string> peer_names() {
@@ -76,9 +83,10 @@ json run_peer(const std::string& name, const PeerInputs& in) {
   const std::string script = (fs::path(build::source_dir()) / "bench" / peer->script).string();
   const std::string cmd = fmt::format(
       "/usr/bin/python3 {} {} --checkpoint {} --observation {} --noise {} --embodiment {} --threads {} --runs {} "
-      "--warmup {} --out {}{} 2>{}",
+      "--warmup {} --out {}{}{} 2>{}",
       script, peer->arguments, w.checkpoint->path(), obs.string(), noise.string(), in.embodiment, in.threads, in.runs,
-      in.warmup, actions.string(), w.config.mask_padding ? " --mask-padding" : "", err.string());
+      in.warmup, actions.string(), w.config.mask_padding ? " --mask-padding" : "",
+      peer->script == "peer_onnx.py" ? " --work " + graphs_folder() : "", err.string());
   FILE* pipe = ::popen(cmd.c_str(), "r");
   require(pipe != nullptr, "--peer {}: cannot start python3", name);
   std::string out;
