@@ -9,6 +9,7 @@
 #include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/metrics.hpp"
+#include "ditmk/io/atomic_file.hpp"
 #include "ditmk/io/npy.hpp"
 
 namespace ditmk::cli {
@@ -31,16 +32,6 @@ const std::vector<PeerScript>& peers() {
       {"onnxruntime-int8", "peer_onnx.py", "--runtime onnxruntime --precision int8"},
   };
   return all;
-}
-
-std::string slurp(const fs::path& path) {
-  std::string text;
-  if (FILE* f = std::fopen(path.c_str(), "r")) {
-    char buf[4096];
-    while (std::size_t got = std::fread(buf, 1, sizeof buf, f)) text.append(buf, got);
-    std::fclose(f);
-  }
-  return text;
 }
 
 // Removes the peer's folder of inputs and outputs on every way out.
@@ -93,7 +84,7 @@ json run_peer(const std::string& name, const PeerInputs& in) {
   char buf[4096];
   while (std::size_t got = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, got);
   if (::pclose(pipe) != 0) {
-    const std::string why = slurp(err);
+    const std::string why = io::read_text_file(err.string());  // the shell created it before the script ran
     // the script's last line is its error (a traceback ends with it)
     std::string last = why.substr(0, why.find_last_not_of('\n') + 1);
     last = last.substr(last.find_last_of('\n') + 1);

@@ -272,16 +272,18 @@ void Engine::choose_isa(const EngineOptions& options) {
     isa_choice_ = {.isa = isa_, .source = forced ? "forced" : "ladder"};
     return;
   }
-  const std::string& cache = options.weight_cache.dir.empty() ? default_weight_cache_dir() : options.weight_cache.dir;
   // The head's own products at a step's rows: one DiT block's four GEMMs on the engine's threads.
-  const PackedBlock& block = model_.blocks.front();
+  // Their inputs are made on the first timing only: a cached choice times nothing.
   std::vector<std::pair<const PackedLinear*, Matrix<float>>> products;
-  for (const PackedLinear* l : {&block.qkv, &block.out, &block.ff1, &block.ff2}) {
-    Matrix<float> x(ws_->M, int(l->k()));
-    for (std::size_t i = 0; i < x.data.size(); ++i) x.data[i] = 0.05f * float(int(i % 13) - 6);
-    products.emplace_back(l, std::move(x));
-  }
   const auto time_once = [&](Isa isa) {
+    if (products.empty()) {
+      const PackedBlock& block = model_.blocks.front();
+      for (const PackedLinear* l : {&block.qkv, &block.out, &block.ff1, &block.ff2}) {
+        Matrix<float> x(ws_->M, int(l->k()));
+        for (std::size_t i = 0; i < x.data.size(); ++i) x.data[i] = 0.05f * float(int(i % 13) - 6);
+        products.emplace_back(l, std::move(x));
+      }
+    }
     const Isa kept = isa_;
     isa_ = isa;
     const FastOps ops{*this};
@@ -294,7 +296,8 @@ void Engine::choose_isa(const EngineOptions& options) {
       options.calibration_candidates.empty() ? isa_candidates(isa_) : options.calibration_candidates;
   for (Isa isa : candidates) require(isa_supported(isa), "cpu engine: this CPU cannot run {}", isa_name(isa));
   isa_choice_ = calibrate_isa(options.format, candidates, cpu_signature(pool_.size()),
-                              (std::filesystem::path(cache) / "calibration").string(), time_once);
+                              (std::filesystem::path(weight_cache_dir(options.weight_cache)) / "calibration").string(),
+                              time_once);
   isa_ = isa_choice_.isa;
 }
 

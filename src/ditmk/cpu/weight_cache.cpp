@@ -28,6 +28,10 @@ std::string default_weight_cache_dir() {
   return (fs::temp_directory_path() / "ditmk-cache" / "packed").string();
 }
 
+std::string weight_cache_dir(const WeightCacheOptions& options) {
+  return options.dir.empty() ? default_weight_cache_dir() : options.dir;
+}
+
 bool weight_cache_allowed_by_environment() {
   const char* dir = std::getenv("DITMK_WEIGHT_CACHE");
   return dir == nullptr || std::string_view(dir) != "off";
@@ -98,7 +102,7 @@ PackedAtOpen open_packed(const model::Weights& w, int embodiment, WeightFormat f
                          const WeightCacheOptions& options) {
   if (!options.enabled || !weight_cache_allowed_by_environment()) return pack(w, embodiment, format, threads, {});
   const uint64_t max_bytes = weight_cache_max_bytes(options.max_bytes);  // a bad value fails before any work
-  const std::string dir = options.dir.empty() ? default_weight_cache_dir() : options.dir;
+  const std::string dir = weight_cache_dir(options);
   // The key: looked up by the weight files' identities where an earlier open stamped it, else hashed.
   const std::optional<Digest128> source = weight_source_identity(w, format, embodiment);
   const std::optional<WeightCacheStamp> stamp = source ? read_weight_cache_stamp(dir, *source) : std::nullopt;
@@ -121,12 +125,10 @@ PackedAtOpen open_packed(const model::Weights& w, int embodiment, WeightFormat f
   fs::create_directories(dir, ec);
   WeightCacheWriter writer(path, key);
   PackedAtOpen p = pack(w, embodiment, format, threads, {.to = &writer});
-  p.key_hashed = !stamp;
   if (writer.commit()) {
     evict_weight_cache(dir, max_bytes, path);
     // The written file in place of the packed copy, which goes first (the peak memory is one copy):
     // read back and checked once, then mapped.
-    const bool key_hashed = p.key_hashed;
     p = {};
     std::unique_ptr<WeightCacheReader> reader = WeightCacheReader::open(path, key, threads, why);
     std::optional<PackedAtOpen> mapped;
@@ -138,11 +140,12 @@ PackedAtOpen open_packed(const model::Weights& w, int embodiment, WeightFormat f
       warn(fmt::format("{} right after writing it; packing again", why));
       p = pack(w, embodiment, format, threads, {});
     }
-    p.use = WeightCacheUse::written, p.file = path, p.key_hashed = key_hashed;
+    p.use = WeightCacheUse::written, p.file = path;
   } else {
     p.use = WeightCacheUse::unavailable;
     warn(fmt::format("{} (the packed weights are not kept)", writer.error()));
   }
+  p.key_hashed = !stamp;
   return p;
 }
 

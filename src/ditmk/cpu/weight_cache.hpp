@@ -25,6 +25,8 @@ struct WeightCacheOptions {
 // $DITMK_WEIGHT_CACHE, else $DITMK_CACHE/packed, else $XDG_CACHE_HOME/ditmk/packed, else
 // ~/.cache/ditmk/packed (the default model's cache folder, and a folder of its own in it).
 std::string default_weight_cache_dir();
+// The folder `options` names, else default_weight_cache_dir().
+std::string weight_cache_dir(const WeightCacheOptions& options);
 // False where DITMK_WEIGHT_CACHE is "off": the environment's way to skip the cache.
 bool weight_cache_allowed_by_environment();
 // The folder's bound: $DITMK_WEIGHT_CACHE_MAX_GB (GiB, a positive number) where set, else
