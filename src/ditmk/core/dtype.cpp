@@ -88,4 +88,26 @@ double load_as_double(const void* data, DType dtype, std::size_t i) {
   fail("unknown dtype {}", int(dtype));
 }
 
+namespace {
+template <typename T, typename Widen>
+void load_run(const void* data, std::size_t first, std::size_t n, double* out, Widen widen) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = widen(load<T>(data, first + i));
+}
+}  // namespace
+
+void load_as_double(const void* data, DType dtype, std::size_t first, std::size_t n, double* out) {
+  const auto same = [](auto v) { return double(v); };
+  switch (dtype) {
+    case DType::F32: return load_run<float>(data, first, n, out, same);
+    case DType::BF16: return load_run<uint16_t>(data, first, n, out, [](uint16_t v) { return double(bf16_to_f32(v)); });
+    case DType::F16: return load_run<uint16_t>(data, first, n, out, [](uint16_t v) { return double(f16_to_f32(v)); });
+    case DType::F64: return load_run<double>(data, first, n, out, same);
+    case DType::I64: return load_run<int64_t>(data, first, n, out, same);
+    case DType::I32: return load_run<int32_t>(data, first, n, out, same);
+    case DType::U8:
+    case DType::BOOL: return load_run<uint8_t>(data, first, n, out, same);
+  }
+  fail("unknown dtype {}", int(dtype));
+}
+
 }  // namespace ditmk

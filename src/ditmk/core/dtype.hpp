@@ -37,5 +37,7 @@ uint16_t f32_to_f16(float value);
 
 // Reads element i of a buffer of the given floating dtype as double.
 double load_as_double(const void* data, DType dtype, std::size_t i);
+// Reads elements [first, first + n) the same way into out, choosing the conversion once.
+void load_as_double(const void* data, DType dtype, std::size_t first, std::size_t n, double* out);
 
 }  // namespace ditmk

@@ -1,32 +1,24 @@
 #include "ditmk/model/float64_ops.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/core/parallel.hpp"
+#include "ditmk/model/float64_dot.hpp"
 
 namespace ditmk::model {
 
 namespace {
 
 void widen(const TensorView& v, std::size_t offset, std::size_t n, double* out) {
-  for (std::size_t i = 0; i < n; ++i) out[i] = v.at(offset + i);
+  load_as_double(v.data, v.dtype, offset, n, out);
 }
 
-// Four independent partial sums: the inner loop vectorises without reassociating one long chain.
-__attribute__((target_clones("avx2", "default"))) double dot(const double* a, const double* b, int n) {
-  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    s0 += a[i] * b[i];
-    s1 += a[i + 1] * b[i + 1];
-    s2 += a[i + 2] * b[i + 2];
-    s3 += a[i + 3] * b[i + 3];
-  }
-  for (; i < n; ++i) s0 += a[i] * b[i];
-  return (s0 + s1) + (s2 + s3);
-}
+// Weight rows widened at a time for dot_products: about 128 KiB of doubles, so the panel stays in
+// L2 while every x row passes it; at least one block of four.
+int panel_rows(int in) { return std::max(4, (16384 / std::max(in, 1)) & ~3); }
 
 __attribute__((target_clones("avx2", "default"))) void axpy(double a, const double* x, double* y, int n) {
   for (int i = 0; i < n; ++i) y[i] += a * x[i];
@@ -52,11 +44,16 @@ MatD Float64Ops::linear(const MatD& x, const Linear& l, Act act) const {
   require(x.cols == in, "linear: input width {} != weight input {}", x.cols, in);
   MatD y(x.rows, out);
   parallel_ranges(out, threads, [&](int n0, int n1) {
-    std::vector<double> wrow(in);
-    for (int n = n0; n < n1; ++n) {
-      widen(l.weight, std::size_t(n) * in, in, wrow.data());
-      const double bias = l.bias.at(n);
-      for (int m = 0; m < x.rows; ++m) y(m, n) = activate(dot(x.row(m), wrow.data(), in) + bias, act);
+    const int panel = panel_rows(in);
+    std::vector<double> w(std::size_t(panel) * in);
+    for (int p0 = n0; p0 < n1; p0 += panel) {
+      const int rows = std::min(panel, n1 - p0);
+      widen(l.weight, std::size_t(p0) * in, std::size_t(rows) * in, w.data());
+      dot_products(x.data.data(), in, x.rows, w.data(), in, rows, in, y.data.data() + p0, out);
+      for (int n = p0; n < p0 + rows; ++n) {
+        const double bias = l.bias.at(n);
+        for (int m = 0; m < x.rows; ++m) y(m, n) = activate(y(m, n) + bias, act);
+      }
     }
   });
   return y;
@@ -108,14 +105,16 @@ MatD Float64Ops::attention(const MatD& q, const MatD& k, const MatD& v, const st
   const double scale = 1.0 / std::sqrt(double(head_dim));
   MatD out(q.rows, heads * head_dim);
   parallel_ranges(heads, threads, [&](int h0, int h1) {
-    std::vector<double> scores(k.rows);
+    std::vector<double> products(std::size_t(q.rows) * k.rows);
     for (int h = h0; h < h1; ++h) {
       const int c0 = h * head_dim;
+      dot_products(q.data.data() + c0, q.cols, q.rows, k.data.data() + c0, k.cols, k.rows, head_dim, products.data(),
+                   k.rows);
       for (int m = 0; m < q.rows; ++m) {
+        double* scores = products.data() + std::size_t(m) * k.rows;
         double max_score = -std::numeric_limits<double>::infinity();
         for (int j = 0; j < k.rows; ++j) {
-          scores[j] = (key_mask && !(*key_mask)[j]) ? -std::numeric_limits<double>::infinity()
-                                                    : scale * dot(q.row(m) + c0, k.row(j) + c0, head_dim);
+          scores[j] = (key_mask && !(*key_mask)[j]) ? -std::numeric_limits<double>::infinity() : scale * scores[j];
           max_score = std::max(max_score, scores[j]);
         }
         require(std::isfinite(max_score), "attention: query row {} has no admissible key", m);
