@@ -11,6 +11,7 @@
 #include "ditmk/tt/emu/integer_tiles.hpp"
 #include "ditmk/tt/emu/launch_state.hpp"
 #include "ditmk/tt/emu/reduce_scaler.hpp"
+#include "ditmk/tt/emu/tile_matmul.hpp"
 #include "ditmk/tt/emu/timing_params.hpp"
 #include "ditmk/tt/formats.hpp"
 
@@ -248,18 +249,8 @@ void unary_bcast_tile(Broadcast broadcast, uint32_t cb, uint32_t tile, uint32_t 
 void matmul_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst) {
   constexpr std::string_view call = "matmul_tiles";
   const TwoOperands t = unpack_two(cb_a, cb_b, tile_a, tile_b, dst, call);
-  const float *a = t.a, *b = t.b;
-  float* out = t.out;
   record_compute(fpu_call(tp().fpu_matmul_cycles * phases()), true);
-  // k ascending for every output element: the order a host reference can reproduce exactly
-  for (int r = 0; r < kTile; ++r) {
-    float* row = out + r * kTile;
-    for (int k = 0; k < kTile; ++k) {
-      const float scale = a[r * kTile + k];
-      const float* b_row = b + k * kTile;
-      for (int c = 0; c < kTile; ++c) row[c] += scale * b_row[c];
-    }
-  }
+  matmul_tile_accumulate(t.a, t.b, t.out);
 }
 
 void add_tiles(uint32_t cb_a, uint32_t cb_b, uint32_t tile_a, uint32_t tile_b, uint32_t dst,
