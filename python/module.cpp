@@ -8,6 +8,7 @@
 
 #include <mutex>
 #include <optional>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/api/ditmk.hpp"
 #include "ditmk/model/observation_batch.hpp"

@@ -13,6 +13,7 @@
 #include <optional>
 #include <regex>
 #include <sstream>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/atomic_file.hpp"

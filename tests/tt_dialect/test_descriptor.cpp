@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/program/descriptor.hpp"

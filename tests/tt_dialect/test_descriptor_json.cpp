@@ -2,6 +2,7 @@
 // again, is the same descriptor, field for field (defines, compile-time args with tensor accessor
 // args, L1-sharded tensors, inputs and outputs included).
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/core/build_paths.hpp"
 #include "ditmk/tt/program/descriptor_json.hpp"

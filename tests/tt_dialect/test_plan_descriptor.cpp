@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/core/build_paths.hpp"
 #include "ditmk/tt/program/descriptor_json.hpp"

@@ -1,4 +1,5 @@
 #include <chrono>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/api/backend.hpp"
 #include "ditmk/api/ditmk.hpp"

@@ -1,6 +1,7 @@
 // What a release is (inspect) and how to make one (make_checkpoint): the CLI's `inspect` and
 // `make-checkpoint` and the Python module's ditmk.inspect / ditmk.make_checkpoint.
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/api/ditmk.hpp"
 #include "ditmk/model/release_layout.hpp"

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/cpu/engine.hpp"
 #include "ditmk/model/synthetic.hpp"

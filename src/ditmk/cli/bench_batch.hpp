@@ -1,7 +1,7 @@
 #pragma once
 // `ditmk bench --batch N`: the throughput of batched denoises against the same samples run as single
 // calls, run after run in one process (a shared machine's slow moments fall on both alike).
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/core/build_paths.hpp"
 #include "ditmk/core/error.hpp"

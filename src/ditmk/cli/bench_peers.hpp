@@ -3,7 +3,7 @@
 // run it instead of ditmk: eager PyTorch in bf16 as the released runtime runs it (bench/peer_torch.py),
 // or exported to ONNX and run by OpenVINO or ONNX Runtime (bench/peer_onnx.py). Each peer's actions
 // are checked against the float64 reference like ditmk's.
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 

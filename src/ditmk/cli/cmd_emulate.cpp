@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/cli/commands.hpp"
 #include "ditmk/cli/model_source.hpp"

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/cli/commands.hpp"
 #include "ditmk/core/error.hpp"

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <deque>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/model/config_json.hpp"
 

@@ -17,6 +17,16 @@ json read_json_file(const std::string& path) {
   return value;
 }
 
+namespace {
+const json& or_null(const std::shared_ptr<const json>& value) {
+  static const json null_value;
+  return value ? *value : null_value;
+}
+}  // namespace
+
+const json& Checkpoint::config() const { return or_null(config_); }
+const json& Checkpoint::embodiments() const { return or_null(embodiments_); }
+
 Checkpoint Checkpoint::open(const std::string& path) {
   Checkpoint ckpt;
   ckpt.path_ = path;
@@ -29,8 +39,10 @@ Checkpoint Checkpoint::open(const std::string& path) {
   }
   ckpt.is_release_ = true;
   const fs::path dir(path);
-  if (fs::exists(dir / "config.json")) ckpt.config_ = read_json_file((dir / "config.json").string());
-  if (fs::exists(dir / "embodiment_id.json")) ckpt.embodiments_ = read_json_file((dir / "embodiment_id.json").string());
+  if (fs::exists(dir / "config.json"))
+    ckpt.config_ = std::make_shared<const json>(read_json_file((dir / "config.json").string()));
+  if (fs::exists(dir / "embodiment_id.json"))
+    ckpt.embodiments_ = std::make_shared<const json>(read_json_file((dir / "embodiment_id.json").string()));
   const fs::path single = dir / "model.safetensors";
   const fs::path index = dir / "model.safetensors.index.json";
   if (fs::exists(index)) {

@@ -4,7 +4,7 @@
 // their full name wherever they live.
 #include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -26,15 +26,17 @@ class Checkpoint {
   // The weight files, in the order they were opened (the index's order for shards)
   const std::vector<std::shared_ptr<SafetensorsFile>>& files() const { return files_; }
   // config.json / embodiment_id.json of a release (null when absent or for a single file)
-  const nlohmann::json& config() const { return config_; }
-  const nlohmann::json& embodiments() const { return embodiments_; }
+  const nlohmann::json& config() const;
+  const nlohmann::json& embodiments() const;
 
  private:
   std::string path_;
   bool is_release_ = false;
   std::vector<std::shared_ptr<SafetensorsFile>> files_;
   std::map<std::string, std::size_t> where_;
-  nlohmann::json config_, embodiments_;
+  // held by pointer so that this header needs only json_fwd.hpp: nlohmann/json.hpp costs every
+  // file that includes it about 3 s of parsing
+  std::shared_ptr<const nlohmann::json> config_, embodiments_;
 };
 
 nlohmann::json read_json_file(const std::string& path);  // Error naming the file when malformed

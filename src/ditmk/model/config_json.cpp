@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/core/error.hpp"
 

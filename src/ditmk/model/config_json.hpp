@@ -10,7 +10,7 @@
 // Reading applies the released classes' defaults to absent fields, so a field that is absent means
 // what it means to the released code. Settings ditmk cannot compute are refused with one line naming
 // the field, its value and what ditmk supports. docs/model.md lists every field.
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>

@@ -1,5 +1,7 @@
 #include "ditmk/serve/service.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "ditmk/wire/message.hpp"
 
 namespace ditmk::serve {

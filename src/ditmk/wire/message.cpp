@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <msgpack.hpp>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/npy.hpp"

@@ -8,7 +8,7 @@
 // exceeds a small multiple of the message's own size, whatever the message claims.
 #include <cstddef>
 #include <map>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>

@@ -1,6 +1,7 @@
 #include "ditmk/tt/emu/counters.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace ditmk::tt::emu {
 

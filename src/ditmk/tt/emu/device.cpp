@@ -7,6 +7,7 @@
 #include <set>
 #include <cstdlib>
 #include <cstring>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/emu/l1_window.hpp"

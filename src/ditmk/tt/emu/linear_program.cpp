@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/core/dtype.hpp"
 #include "ditmk/core/error.hpp"

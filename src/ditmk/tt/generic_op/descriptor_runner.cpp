@@ -4,6 +4,7 @@
 #include <chrono>
 #include <optional>
 #include <span>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/npy.hpp"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/model/float64_ops.hpp"
 #include "ditmk/tt/emu/chip.hpp"

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "ditmk/core/matrix.hpp"
 #include "ditmk/model/denoise.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "ditmk/tt/emu/timing_model.hpp"
 #include "ditmk/tt/host/emu_executor.hpp"

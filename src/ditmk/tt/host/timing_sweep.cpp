@@ -4,6 +4,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/tt/host/call_tensors.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "ditmk/model/observation.hpp"
 #include "ditmk/model/precompute.hpp"

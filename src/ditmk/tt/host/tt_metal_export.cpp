@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/core/error.hpp"
 #include "ditmk/io/atomic_file.hpp"

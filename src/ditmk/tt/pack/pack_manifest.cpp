@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "ditmk/tt/pack/op_matrix.hpp"
 #include "ditmk/tt/pack/pack_files.hpp"

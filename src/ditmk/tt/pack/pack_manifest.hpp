@@ -3,7 +3,7 @@
 // folded scale), the files, the op list in offsets-table order, and byte ranges that cover every
 // byte of every file exactly once, each tied to the checkpoint tensor part it holds (rows / cols of
 // the tensor as stored, embodiment slice, scale) or marked as zero fill.
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 

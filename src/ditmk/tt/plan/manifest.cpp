@@ -1,5 +1,7 @@
 #include "ditmk/tt/plan/manifest.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "ditmk/tt/plan/limits.hpp"
 
 namespace ditmk::tt {

@@ -1,7 +1,7 @@
 #pragma once
 // The ProgramSpec as JSON: the manifest, everything planned, as data. The program as tt-metal takes
 // it is the ProgramDescriptor of dialect/plan_descriptor.hpp.
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "ditmk/tt/plan/program_spec.hpp"
 

@@ -1,6 +1,7 @@
 #include "ditmk/tt/program/descriptor_json.hpp"
 
 #include <string>
+#include <nlohmann/json.hpp>
 
 namespace ditmk::tt::dialect {
 

@@ -2,7 +2,7 @@
 // A ProgramDescriptor written as the JSON parse_descriptor reads (schemas/program_descriptor.schema.json):
 // every field the descriptor holds, in the parser's order, so parse(write(d)) is d again. Kernel
 // sources are written as the descriptor names them (kernel_source), relative to its folder.
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "ditmk/tt/program/descriptor.hpp"
 
