@@ -38,11 +38,18 @@ function(ditmk_module name)
   ditmk_isa_flags(${srcs})
 endfunction()
 
-# ditmk_test(NAME DEPS ...): the test_*.cpp files of the calling folder become the GoogleTest binary
-# test_NAME, registered with ctest.
+# ditmk_test(NAME DEPS ... [UNSANITIZED file ...]): the .cpp files of the calling folder become the
+# GoogleTest binary test_NAME, registered with ctest. UNSANITIZED files hold only tests that repeat
+# a release build's numeric comparison at full size (docs/testing.md): a sanitized build leaves them
+# out rather than compile them to run nothing.
 function(ditmk_test name)
-  cmake_parse_arguments(T "" "" "DEPS" ${ARGN})
+  cmake_parse_arguments(T "" "" "DEPS;UNSANITIZED" ${ARGN})
   file(GLOB srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  if(DITMK_SANITIZE)
+    foreach(file ${T_UNSANITIZED})
+      list(REMOVE_ITEM srcs ${CMAKE_CURRENT_SOURCE_DIR}/${file})
+    endforeach()
+  endif()
   if(NOT srcs)
     return()
   endif()
