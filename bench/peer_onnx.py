@@ -101,7 +101,7 @@ class OpenVinoGraph:
         import openvino as ov
         core = ov.Core()
         config = {"INFERENCE_NUM_THREADS": threads, "NUM_STREAMS": 1, "PERFORMANCE_HINT": "LATENCY",
-                  "INFERENCE_PRECISION_HINT": {"f32": "f32", "bf16": "bf16"}[precision]}
+                  "INFERENCE_PRECISION_HINT": precision}
         self.compiled = core.compile_model(str(path), "CPU", config)
         self.request = self.compiled.create_infer_request()
         self.ran = self.compiled.get_property("INFERENCE_PRECISION_HINT").to_string()

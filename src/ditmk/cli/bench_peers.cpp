@@ -22,15 +22,16 @@ using nlohmann::json;
 
 struct PeerScript {
   std::string name, script, arguments;
+  bool shares_graphs = false;  // takes --work: the ONNX graphs one bench run exports once
 };
 
 const std::vector<PeerScript>& peers() {
   static const std::vector<PeerScript> all = {
       {"torch", "peer_torch.py", ""},
-      {"openvino", "peer_onnx.py", "--runtime openvino --precision f32"},
-      {"openvino-bf16", "peer_onnx.py", "--runtime openvino --precision bf16"},
-      {"onnxruntime", "peer_onnx.py", "--runtime onnxruntime --precision f32"},
-      {"onnxruntime-int8", "peer_onnx.py", "--runtime onnxruntime --precision int8"},
+      {"openvino", "peer_onnx.py", "--runtime openvino --precision f32", true},
+      {"openvino-bf16", "peer_onnx.py", "--runtime openvino --precision bf16", true},
+      {"onnxruntime", "peer_onnx.py", "--runtime onnxruntime --precision f32", true},
+      {"onnxruntime-int8", "peer_onnx.py", "--runtime onnxruntime --precision int8", true},
   };
   return all;
 }
@@ -78,7 +79,7 @@ json run_peer(const std::string& name, const PeerInputs& in) {
       "--warmup {} --out {}{}{} 2>{}",
       script, peer->arguments, w.checkpoint->path(), obs.string(), noise.string(), in.embodiment, in.threads, in.runs,
       in.warmup, actions.string(), w.config.mask_padding ? " --mask-padding" : "",
-      peer->script == "peer_onnx.py" ? " --work " + graphs_folder() : "", err.string());
+      peer->shares_graphs ? " --work " + graphs_folder() : "", err.string());
   FILE* pipe = ::popen(cmd.c_str(), "r");
   require(pipe != nullptr, "--peer {}: cannot start python3", name);
   std::string out;

@@ -72,23 +72,7 @@ T load(const void* data, std::size_t i) {
   std::memcpy(&value, static_cast<const std::byte*>(data) + i * sizeof(T), sizeof(T));
   return value;
 }
-}  // namespace
 
-double load_as_double(const void* data, DType dtype, std::size_t i) {
-  switch (dtype) {
-    case DType::F32: return load<float>(data, i);
-    case DType::BF16: return bf16_to_f32(load<uint16_t>(data, i));
-    case DType::F16: return f16_to_f32(load<uint16_t>(data, i));
-    case DType::F64: return load<double>(data, i);
-    case DType::I64: return double(load<int64_t>(data, i));
-    case DType::I32: return double(load<int32_t>(data, i));
-    case DType::U8:
-    case DType::BOOL: return double(load<uint8_t>(data, i));
-  }
-  fail("unknown dtype {}", int(dtype));
-}
-
-namespace {
 template <typename T, typename Widen>
 void load_run(const void* data, std::size_t first, std::size_t n, double* out, Widen widen) {
   for (std::size_t i = 0; i < n; ++i) out[i] = widen(load<T>(data, first + i));
@@ -108,6 +92,12 @@ void load_as_double(const void* data, DType dtype, std::size_t first, std::size_
     case DType::BOOL: return load_run<uint8_t>(data, first, n, out, same);
   }
   fail("unknown dtype {}", int(dtype));
+}
+
+double load_as_double(const void* data, DType dtype, std::size_t i) {
+  double value;
+  load_as_double(data, dtype, i, 1, &value);
+  return value;
 }
 
 }  // namespace ditmk
